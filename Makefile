@@ -1,0 +1,45 @@
+# Donjon — build, test and benchmark targets. `make` builds ./donjon; `make test` runs every test.
+CC ?= cc
+ARCH_FLAGS ?=
+# -fno-strict-aliasing: game modules view Position.board through their own struct type
+CFLAGS_BASE = -std=gnu11 -Wall -Wextra -fno-strict-aliasing -pthread $(ARCH_FLAGS)
+CFLAGS ?= -O3 -DNDEBUG
+LDLIBS = -pthread -lm
+
+SOURCES = $(wildcard src/*.c src/games/*.c)
+HEADERS = $(wildcard src/*.h src/games/*.h)
+
+donjon: $(SOURCES) $(HEADERS)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(SOURCES) -o $@ $(LDLIBS)
+
+native:
+	$(MAKE) -B donjon ARCH_FLAGS=-march=native
+
+run: donjon
+	./donjon
+
+build/donjon-asan: $(SOURCES) $(HEADERS)
+	@mkdir -p build
+	$(CC) $(CFLAGS_BASE) -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all $(SOURCES) -o $@ $(LDLIBS)
+
+build/donjon-tsan: $(SOURCES) $(HEADERS)
+	@mkdir -p build
+	$(CC) $(CFLAGS_BASE) -O1 -g -fsanitize=thread $(SOURCES) -o $@ $(LDLIBS)
+
+asan: build/donjon-asan
+tsan: build/donjon-tsan
+sanitize: asan tsan
+
+test: donjon build/donjon-asan build/donjon-tsan
+	python3 tests/run_tests.py --engine ./donjon --asan build/donjon-asan --tsan build/donjon-tsan
+
+perft-full: donjon
+	python3 tests/run_tests.py --engine ./donjon --only perft --full
+
+bench: donjon
+	./scripts/bench.sh
+
+clean:
+	rm -rf donjon build
+
+.PHONY: native run asan tsan sanitize test perft-full bench clean

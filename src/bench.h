@@ -1,0 +1,17 @@
+/* bench.h — the fixed-depth search benchmark whose node count signs the engine's play. */
+#ifndef DONJON_BENCH_H
+#define DONJON_BENCH_H
+#include "game.h"
+#include <stdint.h>
+
+#define BENCH_DEFAULT_DEPTH 12
+
+typedef struct {
+    uint64_t nodes;
+    int64_t time_ms;
+} BenchResult;
+
+/* Searches every bench position of `only` (or of every variant when NULL) to `depth`
+ * with one thread and a fresh 16 MB table; line() receives one progress line each. */
+BenchResult bench_run(const Variant *only, int depth, void (*line)(void *ctx, const char *text), void *ctx);
+#endif

@@ -1,0 +1,208 @@
+/* engine.c — the engine facade (see engine.h). */
+#include "engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct Engine {
+    const Variant *variant;
+    Position position;
+    uint64_t *game_keys;       /* keys of the positions before the current one */
+    int game_key_count;
+    int game_key_capacity;
+    TranspositionTable tt;
+    ThreadPool *pool;
+    SearchShared shared;       /* the search in progress or the last one */
+    SearchCallbacks callbacks;
+};
+
+Engine *engine_new(const SearchCallbacks *callbacks)
+{
+    Engine *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    e->callbacks = *callbacks;
+    e->pool = pool_new(1);
+    if (!e->pool || !tt_resize(&e->tt, 16)) {
+        engine_free(e);
+        return NULL;
+    }
+    engine_set_variant(e, default_variant());
+    return e;
+}
+
+void engine_free(Engine *e)
+{
+    if (!e) return;
+    if (e->pool) {
+        engine_stop(e);
+        engine_wait(e);
+        pool_free(e->pool);
+    }
+    tt_free(&e->tt);
+    free(e->game_keys);
+    free(e);
+}
+
+const Variant *engine_variant(const Engine *e) { return e->variant; }
+const Position *engine_position(const Engine *e) { return &e->position; }
+
+static void stop_and_wait(Engine *e)
+{
+    engine_stop(e);
+    engine_wait(e);
+}
+
+static bool push_key(uint64_t **keys, int *count, int *capacity, uint64_t key)
+{
+    if (*count == *capacity) {
+        int grown = *capacity ? *capacity * 2 : 256;
+        uint64_t *bigger = realloc(*keys, sizeof(uint64_t) * (size_t)grown);
+        if (!bigger) return false;
+        *keys = bigger;
+        *capacity = grown;
+    }
+    (*keys)[(*count)++] = key;
+    return true;
+}
+
+void engine_set_variant(Engine *e, const Variant *v)
+{
+    stop_and_wait(e);
+    e->variant = v;
+    char err[256];
+    Position start;
+    if (v->parse_fen(v, v->start_fen, &start, err, sizeof err)) e->position = start;
+    e->game_key_count = 0;
+}
+
+bool engine_set_position(Engine *e, const char *fen, char **moves, int move_count, char *err, size_t errlen)
+{
+    const Variant *v = e->variant;
+    Position pos;
+    if (!v->parse_fen(v, fen ? fen : v->start_fen, &pos, err, errlen)) return false;
+    uint64_t *keys = NULL;
+    int count = 0, capacity = 0;
+    for (int i = 0; i < move_count; i++) {
+        Move legal[MAX_MOVES];
+        int n = v->generate(v, &pos, legal);
+        char why[256];
+        int index = n ? v->parse_move(v, &pos, moves[i], legal, n, why, sizeof why) : -1;
+        if (index < 0) {
+            if (!n) snprintf(why, sizeof why, "the game is over");
+            snprintf(err, errlen, "move %d '%.40s': %s", i + 1, moves[i], why);
+            free(keys);
+            return false;
+        }
+        if (!push_key(&keys, &count, &capacity, pos.key)) {
+            snprintf(err, errlen, "out of memory");
+            free(keys);
+            return false;
+        }
+        Position next;
+        v->make_move(v, &pos, &legal[index], &next);
+        pos = next;
+    }
+    stop_and_wait(e);
+    free(e->game_keys);
+    e->game_keys = keys;
+    e->game_key_count = count;
+    e->game_key_capacity = capacity;
+    e->position = pos;
+    return true;
+}
+
+bool engine_set_threads(Engine *e, int threads, char *err, size_t errlen)
+{
+    stop_and_wait(e);
+    if (threads == pool_size(e->pool)) return true;
+    ThreadPool *pool = pool_new(threads);
+    if (!pool) {
+        snprintf(err, errlen, "cannot start %d threads; keeping %d", threads, pool_size(e->pool));
+        return false;
+    }
+    pool_free(e->pool);
+    e->pool = pool;
+    return true;
+}
+
+bool engine_set_hash(Engine *e, size_t megabytes, char *err, size_t errlen)
+{
+    stop_and_wait(e);
+    if (!tt_resize(&e->tt, megabytes)) {
+        snprintf(err, errlen, "cannot allocate %zu MB of hash; keeping %zu MB", megabytes, e->tt.megabytes);
+        return false;
+    }
+    return true;
+}
+
+void engine_new_game(Engine *e)
+{
+    stop_and_wait(e);
+    tt_clear(&e->tt);
+    for (int i = 0; i < pool_size(e->pool); i++) search_thread_clear(pool_thread(e->pool, i));
+}
+
+void engine_go(Engine *e, const SearchLimits *limits, int64_t move_overhead)
+{
+    stop_and_wait(e);
+    SearchShared *s = &e->shared;
+    s->variant = e->variant;
+    s->root = e->position;
+    s->game_keys = e->game_keys;
+    s->game_key_count = e->game_key_count;
+    s->limits = *limits;
+    s->tt = &e->tt;
+    s->callbacks = e->callbacks;
+    s->move_overhead = move_overhead;
+    s->quiet = false;
+    atomic_store(&s->stop, false);
+    atomic_store(&s->pondering, limits->ponder);
+    s->start_ms = now_ms();
+    int side = e->position.side;
+    s->budget = time_budget(limits->movetime, limits->clock[side], limits->increment[side], limits->moves_to_go,
+                            move_overhead);
+    tt_new_search(&e->tt);
+    pool_start(e->pool, s);
+}
+
+void engine_stop(Engine *e)
+{
+    atomic_store(&e->shared.stop, true);
+}
+
+void engine_ponderhit(Engine *e) { atomic_store(&e->shared.pondering, false); }
+
+void engine_wait(Engine *e) { pool_wait_idle(e->pool); }
+
+void engine_result(Engine *e, char *out, size_t len)
+{
+    const Variant *v = e->variant;
+    const Position *pos = &e->position;
+    Move legal[MAX_MOVES];
+    if (v->generate(v, pos, legal) == 0) {
+        snprintf(out, len, "%s %s", pos->side == SIDE_WHITE ? "black" : "white", v->loss_reason(v, pos));
+        return;
+    }
+    const char *reason = v->counter_draw ? v->counter_draw(v, pos) : NULL;
+    if (reason) {
+        snprintf(out, len, "draw %s", reason);
+        return;
+    }
+    /* the third occurrence of this position, same side to move, within the reversible window */
+    int seen = 1;
+    for (int back = 1; back <= pos->reversible_plies && back <= e->game_key_count; back++)
+        if (e->game_keys[e->game_key_count - back] == pos->key) seen++;
+    if (seen >= 3) {
+        snprintf(out, len, "draw repetition");
+        return;
+    }
+    snprintf(out, len, "none");
+}
+
+bool engine_game_over(Engine *e)
+{
+    char result[128];
+    engine_result(e, result, sizeof result);
+    return strcmp(result, "none") != 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * engine.h — the engine facade: the current variant, the game (its positions and keys),
+ * the options, the transposition table and the thread pool. The protocol layer talks
+ * only to this; the search reports back through the SearchCallbacks it was given.
+ */
+#ifndef DONJON_ENGINE_H
+#define DONJON_ENGINE_H
+#include "search.h"
+#include "threads.h"
+
+#define HASH_MAX_MB (1 << 20)
+#define THREADS_MAX 512
+
+typedef struct Engine Engine;
+
+Engine *engine_new(const SearchCallbacks *callbacks);
+void engine_free(Engine *e);
+
+const Variant *engine_variant(const Engine *e);
+const Position *engine_position(const Engine *e);
+
+/* All of these stop a running search first (its bestmove is still reported). */
+void engine_set_variant(Engine *e, const Variant *v);
+/* fen NULL = the variant's start. All or nothing: on error the game is unchanged. */
+bool engine_set_position(Engine *e, const char *fen, char **moves, int move_count, char *err, size_t errlen);
+bool engine_set_threads(Engine *e, int threads, char *err, size_t errlen);
+bool engine_set_hash(Engine *e, size_t megabytes, char *err, size_t errlen);
+void engine_new_game(Engine *e);
+
+void engine_go(Engine *e, const SearchLimits *limits, int64_t move_overhead);
+void engine_stop(Engine *e);       /* returns at once; bestmove follows from the search */
+void engine_ponderhit(Engine *e);
+void engine_wait(Engine *e);       /* until no search runs */
+
+/* "none", or "white <reason>", "black <reason>", "draw <reason>" for the game so far. */
+void engine_result(Engine *e, char *out, size_t len);
+bool engine_game_over(Engine *e);
+#endif

@@ -1,0 +1,135 @@
+/*
+ * game.h — the one interface every game module implements.
+ *
+ * The search, perft, bench and protocol code know games only through a Variant table.
+ * A Variant describes one playable rule set (a family module such as draughts serves
+ * several variants through its `rules` pointer).
+ *
+ * Positions are plain values (copy-make): make_move writes the child into a new
+ * Position, so no unmake is needed and a search stack is an array of Positions.
+ * Each module keeps its own board inside Position.board (an opaque, aligned byte area).
+ *
+ * A Move is a 16-byte value whose meaning belongs to its module; two moves are the same
+ * move exactly when their bytes are equal (generators zero every unused byte).
+ *
+ * Conventions shared by all eight games (RULES.md "common conventions"):
+ *  - generate() returns 0 exactly when the side to move has lost by the rules of the
+ *    board (no legal move, or the game was already won by the previous move);
+ *  - history draws (repetition, move counters) are not part of generate(): the search
+ *    and the `result` command apply them through counter_draw() and the key history.
+ */
+#ifndef DONJON_GAME_H
+#define DONJON_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MAX_MOVES 1024      /* upper bound of legal moves in any position of any game */
+#define MAX_PLY 128         /* deepest search ply */
+#define MOVE_TEXT_MAX 160   /* longest move text, a long draughts route included */
+#define FEN_TEXT_MAX 1024
+#define BOARD_TEXT_MAX 4096
+#define CELL_LIMIT 128      /* cell indices (from/to) are below this; sizes history tables */
+
+enum { SIDE_WHITE = 0, SIDE_BLACK = 1 };
+
+/* Move.flags bits common to every game */
+enum {
+    MOVE_NOISY = 1,      /* a capture (or other forcing move): searched in quiescence, no history */
+    MOVE_PROMOTES = 2,   /* the moving piece changes kind (a man crowned) */
+    MOVE_WINS = 4,       /* the move ends the game with a win for the mover (gounki exit) */
+};
+
+typedef struct Move {
+    uint64_t bits;        /* module-defined: e.g. the set of captured squares */
+    uint8_t from, to;     /* module-defined cell indices (< CELL_LIMIT) */
+    uint8_t kind;         /* module-defined move kind */
+    uint8_t flags;        /* MOVE_* bits */
+    uint8_t cells[4];     /* module-defined extra cells (deployments) */
+} Move;
+
+typedef struct Position {
+    uint64_t key;               /* Zobrist key, side to move included */
+    uint16_t reversible_plies;  /* plies since the last irreversible move: the repetition window */
+    uint16_t counter;           /* module-defined second counter (e.g. 3 kings vs 1 king) */
+    uint8_t side;               /* SIDE_WHITE or SIDE_BLACK */
+    uint8_t extra_turns;        /* moves in a row the side to move still has after this one */
+    uint8_t rule_flags;         /* module-defined rule switches (gounki handicap) */
+    uint8_t unused;
+    /* The module's own board, cast to its struct: the build uses -fno-strict-aliasing
+     * because GCC's type-based alias analysis does not see through that cast. */
+    uint64_t board[14];
+} Position;
+
+typedef struct Variant Variant;
+
+struct Variant {
+    const char *name;
+    int cols, rows;
+    const char *start_fen;
+    const void *rules;     /* module-private parameters of this variant */
+
+    /* FEN text <-> Position. parse_fen fills err and returns false on any defect. */
+    bool (*parse_fen)(const Variant *v, const char *text, Position *out, char *err, size_t errlen);
+    void (*format_fen)(const Variant *v, const Position *pos, char *out, size_t len);
+
+    /* All legal moves; 0 means the side to move has lost. */
+    int (*generate)(const Variant *v, const Position *pos, Move *list);
+    /* The moves quiescence searches. *forced is set when they are all the legal moves
+     * (the position must not be evaluated statically, e.g. a compulsory capture). */
+    int (*generate_noisy)(const Variant *v, const Position *pos, Move *list, bool *forced);
+    /* Optional: number of legal moves, faster than generate (perft bulk counting). */
+    int (*count_moves)(const Variant *v, const Position *pos);
+
+    void (*make_move)(const Variant *v, const Position *pos, const Move *m, Position *out);
+
+    /* Static evaluation in centipawn-like units (100 = one man) from the side to move. */
+    int (*evaluate)(const Variant *v, const Position *pos);
+
+    /* A draw by a move counter of this variant (reason text), or NULL. */
+    const char *(*counter_draw)(const Variant *v, const Position *pos);
+    /* Why the side to move has lost when generate() returned 0. */
+    const char *(*loss_reason)(const Variant *v, const Position *pos);
+
+    /* Move text. format_move may generate moves itself (only the protocol calls it). */
+    void (*format_move)(const Variant *v, const Position *pos, const Move *m, char *out, size_t len);
+    /* Index into legal[] of the move the text names, or -1 with err filled. */
+    int (*parse_move)(const Variant *v, const Position *pos, const char *text,
+                      const Move *legal, int count, char *err, size_t errlen);
+
+    /* A readable diagram for the `d` command. */
+    void (*print_board)(const Variant *v, const Position *pos, char *out, size_t len);
+
+    /* Bench positions (FENs), NULL-terminated; the start position is always benched too. */
+    const char *const *bench_fens;
+    int aspiration_delta;  /* first aspiration half-window, in score units */
+};
+
+/* Registry (games.c) */
+const Variant *variant_by_name(const char *name);
+const Variant *variant_at(int index); /* NULL past the end */
+const Variant *default_variant(void);
+void games_init(void);
+
+static inline bool move_equal(const Move *a, const Move *b)
+{
+    return a->bits == b->bits && a->from == b->from && a->to == b->to && a->kind == b->kind &&
+           a->flags == b->flags && a->cells[0] == b->cells[0] && a->cells[1] == b->cells[1] &&
+           a->cells[2] == b->cells[2] && a->cells[3] == b->cells[3];
+}
+
+/* A 16-bit tag of a move, stored in the transposition table; 0 means "no move". */
+static inline uint16_t move_tag(const Move *m)
+{
+    uint64_t h = m->bits * 0x9E3779B97F4A7C15ull;
+    h ^= ((uint64_t)m->from << 8 | m->to | (uint64_t)m->kind << 16 | (uint64_t)m->flags << 24 |
+          (uint64_t)m->cells[0] << 32 | (uint64_t)m->cells[1] << 40 | (uint64_t)m->cells[2] << 48 |
+          (uint64_t)m->cells[3] << 56) * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    h *= 0x165667B19E3779F9ull;
+    uint16_t tag = (uint16_t)(h >> 48);
+    return tag ? tag : 1;
+}
+
+#endif

@@ -1,0 +1,533 @@
+/*
+ * protocol.c — reads command lines, dispatches them to the engine facade, and owns
+ * every byte written to stdout. Search output arrives through callbacks from search
+ * threads, so all writing goes through one lock (the only global shared mutable state
+ * of this file, designed so).
+ */
+#include "protocol.h"
+
+#include "bench.h"
+#include "engine.h"
+#include "perft.h"
+#include "version.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_TOKENS 4096
+
+static pthread_mutex_t output_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void emit(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    pthread_mutex_lock(&output_lock);
+    vfprintf(stdout, format, args);
+    fputc('\n', stdout);
+    fflush(stdout);
+    pthread_mutex_unlock(&output_lock);
+    va_end(args);
+}
+
+typedef struct {
+    Engine *engine;
+    int64_t move_overhead;
+    int multipv;
+    bool ponder;
+} Protocol;
+
+/* Text that came from the user, made safe to echo: printable ASCII, bounded length. */
+static const char *printable(const char *text, char *out, size_t len)
+{
+    size_t i = 0;
+    for (; text[i] && i + 4 < len && i < 60; i++) out[i] = isprint((unsigned char)text[i]) ? text[i] : '?';
+    if (text[i] && i + 4 < len) out[i++] = '.', out[i++] = '.', out[i++] = '.';
+    out[i] = 0;
+    return out;
+}
+
+static void error(const char *format, ...)
+{
+    char text[512];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    emit("info string error: %s", text);
+}
+
+/* ------------------------------------------------------------ search output */
+
+static void format_score(int score, char *out, size_t len)
+{
+    if (score >= SCORE_MATE_BOUND)
+        snprintf(out, len, "mate %d", (SCORE_MATE - score + 1) / 2);
+    else if (score <= -SCORE_MATE_BOUND)
+        snprintf(out, len, "mate -%d", (SCORE_MATE + score) / 2);
+    else
+        snprintf(out, len, "cp %d", score);
+}
+
+static void on_info(void *context, const Position *root, const SearchInfo *info)
+{
+    Protocol *p = context;
+    const Variant *v = engine_variant(p->engine);
+    char pv[8192], score[32];
+    size_t used = 0;
+    Position pos = *root;
+    for (int i = 0; i < info->pv_length && used + MOVE_TEXT_MAX + 2 < sizeof pv; i++) {
+        char move[MOVE_TEXT_MAX];
+        v->format_move(v, &pos, &info->pv[i], move, sizeof move);
+        used += (size_t)snprintf(pv + used, sizeof pv - used, " %s", move);
+        Position next;
+        v->make_move(v, &pos, &info->pv[i], &next);
+        pos = next;
+    }
+    pv[used] = 0;
+    format_score(info->score, score, sizeof score);
+    uint64_t nps = info->time_ms > 0 ? info->nodes * 1000 / (uint64_t)info->time_ms : info->nodes * 1000;
+    emit("info depth %d seldepth %d multipv %d score %s%s nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64
+         " pv%s",
+         info->depth, info->seldepth, info->multipv, score,
+         info->bound == BOUND_LOWER ? " lowerbound" : info->bound == BOUND_UPPER ? " upperbound" : "", info->nodes,
+         nps, info->hashfull, info->time_ms, pv);
+}
+
+static void on_bestmove(void *context, const Position *root, const Move *best, const Move *ponder)
+{
+    Protocol *p = context;
+    const Variant *v = engine_variant(p->engine);
+    if (!best) {
+        emit("bestmove (none)");
+        return;
+    }
+    char best_text[MOVE_TEXT_MAX], ponder_text[MOVE_TEXT_MAX];
+    v->format_move(v, root, best, best_text, sizeof best_text);
+    if (ponder) {
+        Position next;
+        v->make_move(v, root, best, &next);
+        v->format_move(v, &next, ponder, ponder_text, sizeof ponder_text);
+        emit("bestmove %s ponder %s", best_text, ponder_text);
+    } else
+        emit("bestmove %s", best_text);
+}
+
+/* ------------------------------------------------------------ numbers */
+
+/* Parses a whole decimal integer into [low, high]; false (and no change) otherwise. */
+static bool parse_integer(const char *text, long long low, long long high, long long *out)
+{
+    if (!text || !*text) return false;
+    errno = 0;
+    char *end;
+    long long value = strtoll(text, &end, 10);
+    if (*end || errno == ERANGE) return false;
+    if (value < low || value > high) return false;
+    *out = value;
+    return true;
+}
+
+/* Like parse_integer, but a too-large or too-small value is clamped instead of refused. */
+static bool parse_clamped(const char *text, long long low, long long high, long long *out)
+{
+    if (!text || !*text) return false;
+    char *end;
+    errno = 0;
+    long long value = strtoll(text, &end, 10);
+    if (*end) return false;
+    if (value < low || (errno == ERANGE && value < 0)) value = low;
+    if (value > high || (errno == ERANGE && value > 0)) value = high;
+    *out = value;
+    return true;
+}
+
+/* ------------------------------------------------------------ commands */
+
+static void command_uci(Protocol *p)
+{
+    (void)p;
+    emit("id name Donjon %s", DONJON_VERSION);
+    emit("id author the Donjon developers");
+    char variants[1024];
+    size_t used = (size_t)snprintf(variants, sizeof variants, "option name UCI_Variant type combo default %s",
+                                   default_variant()->name);
+    for (int i = 0; variant_at(i); i++)
+        used += (size_t)snprintf(variants + used, sizeof variants - used, " var %s", variant_at(i)->name);
+    emit("%s", variants);
+    emit("option name Threads type spin default 1 min 1 max %d", THREADS_MAX);
+    emit("option name Hash type spin default 16 min 1 max %d", HASH_MAX_MB);
+    emit("option name Clear Hash type button");
+    emit("option name Move Overhead type spin default 30 min 0 max 5000");
+    emit("option name Ponder type check default false");
+    emit("option name MultiPV type spin default 1 min 1 max %d", MAX_MULTIPV);
+    emit("uciok");
+}
+
+static void announce_variant(Protocol *p)
+{
+    const Variant *v = engine_variant(p->engine);
+    emit("info string variant %s board %dx%d startpos %s", v->name, v->cols, v->rows, v->start_fen);
+}
+
+static void command_setoption(Protocol *p, char **tokens, int count)
+{
+    /* setoption name <words...> [value <words...>] */
+    char name[256] = "", value[1024] = "";
+    int i = 1;
+    if (i >= count || strcasecmp(tokens[i], "name") != 0) {
+        error("setoption needs 'name'");
+        return;
+    }
+    char *target = name;
+    size_t cap = sizeof name;
+    for (i = 2; i < count; i++) {
+        if (target == name && strcasecmp(tokens[i], "value") == 0) {
+            target = value;
+            cap = sizeof value;
+            continue;
+        }
+        size_t used = strlen(target);
+        snprintf(target + used, cap - used, "%s%s", used ? " " : "", tokens[i]);
+    }
+    char safe[128];
+    long long number;
+    if (strcasecmp(name, "UCI_Variant") == 0) {
+        const Variant *v = variant_by_name(value);
+        if (!v) {
+            error("unknown variant '%s'", printable(value, safe, sizeof safe));
+            return;
+        }
+        engine_set_variant(p->engine, v);
+        announce_variant(p);
+    } else if (strcasecmp(name, "Threads") == 0) {
+        char err[256];
+        if (!parse_integer(value, 1, THREADS_MAX, &number))
+            error("Threads must be an integer from 1 to %d", THREADS_MAX);
+        else if (!engine_set_threads(p->engine, (int)number, err, sizeof err))
+            error("%s", err);
+    } else if (strcasecmp(name, "Hash") == 0) {
+        char err[256];
+        if (!parse_integer(value, 1, HASH_MAX_MB, &number))
+            error("Hash must be an integer from 1 to %d (MB)", HASH_MAX_MB);
+        else if (!engine_set_hash(p->engine, (size_t)number, err, sizeof err))
+            error("%s", err);
+    } else if (strcasecmp(name, "Clear Hash") == 0) {
+        engine_new_game(p->engine);
+    } else if (strcasecmp(name, "Move Overhead") == 0) {
+        if (!parse_integer(value, 0, 5000, &number))
+            error("Move Overhead must be an integer from 0 to 5000 (ms)");
+        else
+            p->move_overhead = number;
+    } else if (strcasecmp(name, "MultiPV") == 0) {
+        if (!parse_integer(value, 1, MAX_MULTIPV, &number))
+            error("MultiPV must be an integer from 1 to %d", MAX_MULTIPV);
+        else
+            p->multipv = (int)number;
+    } else if (strcasecmp(name, "Ponder") == 0) {
+        if (strcasecmp(value, "true") == 0)
+            p->ponder = true;
+        else if (strcasecmp(value, "false") == 0)
+            p->ponder = false;
+        else
+            error("Ponder must be true or false");
+    } else
+        error("unknown option '%s'", printable(name, safe, sizeof safe));
+}
+
+static void command_position(Protocol *p, char **tokens, int count)
+{
+    int i = 1;
+    char fen[FEN_TEXT_MAX] = "";
+    bool from_fen = false;
+    if (i < count && strcmp(tokens[i], "startpos") == 0)
+        i++;
+    else if (i < count && strcmp(tokens[i], "fen") == 0) {
+        from_fen = true;
+        size_t used = 0;
+        for (i++; i < count && strcmp(tokens[i], "moves") != 0; i++) {
+            size_t length = strlen(tokens[i]);
+            if (used + length + 2 >= sizeof fen) {
+                error("position: FEN too long");
+                return;
+            }
+            used += (size_t)snprintf(fen + used, sizeof fen - used, "%s%s", used ? " " : "", tokens[i]);
+        }
+        if (!used) {
+            error("position fen: missing FEN");
+            return;
+        }
+    } else {
+        error("position needs 'startpos' or 'fen <FEN>'");
+        return;
+    }
+    char **moves = NULL;
+    int move_count = 0;
+    if (i < count) {
+        if (strcmp(tokens[i], "moves") != 0) {
+            char safe[128];
+            error("position: unexpected '%s'", printable(tokens[i], safe, sizeof safe));
+            return;
+        }
+        moves = tokens + i + 1;
+        move_count = count - i - 1;
+    }
+    char err[512];
+    if (!engine_set_position(p->engine, from_fen ? fen : NULL, moves, move_count, err, sizeof err))
+        error("%s; position unchanged", err);
+}
+
+static void print_perft_line(void *context, const char *move, uint64_t count)
+{
+    (void)context;
+    emit("%s: %" PRIu64, move, count);
+}
+
+static void command_perft(Protocol *p, const char *depth_text)
+{
+    long long depth;
+    if (!parse_integer(depth_text, 0, 64, &depth)) {
+        error("perft needs a depth from 0 to 64");
+        return;
+    }
+    engine_stop(p->engine);
+    engine_wait(p->engine);
+    int64_t start = now_ms();
+    const Variant *v = engine_variant(p->engine);
+    uint64_t total = perft_divide(v, engine_position(p->engine), (int)depth, NULL, print_perft_line, NULL);
+    int64_t elapsed = now_ms() - start;
+    emit("");
+    emit("Nodes searched: %" PRIu64, total);
+    (void)elapsed;
+}
+
+static bool is_go_keyword(const char *t)
+{
+    static const char *const keywords[] = {"searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo",
+                                           "depth", "nodes", "mate", "movetime", "infinite", "perft", NULL};
+    for (int i = 0; keywords[i]; i++)
+        if (strcmp(t, keywords[i]) == 0) return true;
+    return false;
+}
+
+static void command_go(Protocol *p, char **tokens, int count)
+{
+    static SearchLimits limits; /* large (searchmoves): kept off the stack; input thread only */
+    memset(&limits, 0, sizeof limits);
+    limits.movetime = -1;
+    limits.clock[0] = limits.clock[1] = -1;
+    limits.increment[0] = limits.increment[1] = 0;
+    limits.multipv = p->multipv;
+    const Variant *v = engine_variant(p->engine);
+    const Position *pos = engine_position(p->engine);
+    char safe[128];
+    for (int i = 1; i < count; i++) {
+        const char *t = tokens[i];
+        const char *arg = i + 1 < count ? tokens[i + 1] : NULL;
+        long long number;
+        if (strcmp(t, "infinite") == 0)
+            limits.infinite = true;
+        else if (strcmp(t, "ponder") == 0)
+            limits.ponder = true;
+        else if (strcmp(t, "perft") == 0) {
+            command_perft(p, arg);
+            return;
+        } else if (strcmp(t, "searchmoves") == 0) {
+            Move legal[MAX_MOVES];
+            int n = v->generate(v, pos, legal);
+            for (; i + 1 < count && !is_go_keyword(tokens[i + 1]); i++) {
+                char err[256];
+                int index = n ? v->parse_move(v, pos, tokens[i + 1], legal, n, err, sizeof err) : -1;
+                if (index < 0)
+                    error("searchmoves: %s", n ? err : "no legal move");
+                else if (limits.searchmoves_count < MAX_MOVES)
+                    limits.searchmoves[limits.searchmoves_count++] = legal[index];
+            }
+        } else if (strcmp(t, "wtime") == 0 || strcmp(t, "btime") == 0 || strcmp(t, "winc") == 0 ||
+                   strcmp(t, "binc") == 0 || strcmp(t, "movestogo") == 0 || strcmp(t, "depth") == 0 ||
+                   strcmp(t, "nodes") == 0 || strcmp(t, "movetime") == 0 || strcmp(t, "mate") == 0) {
+            i++;
+            if (!parse_clamped(arg, INT64_MIN / 4, INT64_MAX / 4, &number)) {
+                error("go %s needs an integer", t);
+                continue;
+            }
+            if (number < 0) number = 0; /* a negative clock is an empty one */
+            if (strcmp(t, "wtime") == 0) limits.clock[SIDE_WHITE] = number;
+            if (strcmp(t, "btime") == 0) limits.clock[SIDE_BLACK] = number;
+            if (strcmp(t, "winc") == 0) limits.increment[SIDE_WHITE] = number;
+            if (strcmp(t, "binc") == 0) limits.increment[SIDE_BLACK] = number;
+            if (strcmp(t, "movestogo") == 0) limits.moves_to_go = number > 1000 ? 1000 : (int)number;
+            if (strcmp(t, "depth") == 0) limits.depth = number > MAX_PLY - 1 ? MAX_PLY - 1 : (int)(number ? number : 1);
+            if (strcmp(t, "nodes") == 0) limits.nodes = number ? (uint64_t)number : 1;
+            if (strcmp(t, "movetime") == 0) limits.movetime = number;
+            if (strcmp(t, "mate") == 0) limits.depth = number * 2 + 1 > MAX_PLY - 1 ? MAX_PLY - 1 : (int)(number * 2 + 1);
+        } else
+            error("go: unknown parameter '%s'", printable(t, safe, sizeof safe));
+    }
+    char result[128];
+    engine_stop(p->engine);
+    engine_wait(p->engine);
+    engine_result(p->engine, result, sizeof result);
+    if (strcmp(result, "none") != 0) {
+        emit("info string game over: %s", result);
+        emit("bestmove (none)");
+        return;
+    }
+    engine_go(p->engine, &limits, p->move_overhead);
+}
+
+static void command_moves(Protocol *p)
+{
+    const Variant *v = engine_variant(p->engine);
+    const Position *pos = engine_position(p->engine);
+    static Move legal[MAX_MOVES];
+    static char line[MAX_MOVES * 24];
+    int n = v->generate(v, pos, legal);
+    size_t used = (size_t)snprintf(line, sizeof line, "moves");
+    for (int i = 0; i < n && used + MOVE_TEXT_MAX + 2 < sizeof line; i++) {
+        char text[MOVE_TEXT_MAX];
+        v->format_move(v, pos, &legal[i], text, sizeof text);
+        used += (size_t)snprintf(line + used, sizeof line - used, " %s", text);
+    }
+    emit("%s", line);
+}
+
+static void command_display(Protocol *p)
+{
+    const Variant *v = engine_variant(p->engine);
+    const Position *pos = engine_position(p->engine);
+    char board[BOARD_TEXT_MAX], fen[FEN_TEXT_MAX];
+    v->print_board(v, pos, board, sizeof board);
+    v->format_fen(v, pos, fen, sizeof fen);
+    size_t length = strlen(board);
+    if (length && board[length - 1] == '\n') board[length - 1] = 0;
+    emit("%s", board);
+    emit("Fen: %s", fen);
+    emit("Key: %016" PRIx64, pos->key);
+}
+
+static void print_bench_line(void *context, const char *text)
+{
+    (void)context;
+    emit("info string %s", text);
+}
+
+static void command_bench(Protocol *p, char **tokens, int count)
+{
+    long long depth = BENCH_DEFAULT_DEPTH;
+    const Variant *only = NULL;
+    for (int i = 1; i < count; i++) {
+        long long number;
+        if (parse_integer(tokens[i], 1, 64, &number))
+            depth = number;
+        else if (variant_by_name(tokens[i]))
+            only = variant_by_name(tokens[i]);
+        else {
+            char safe[128];
+            error("bench [depth] [variant]: bad argument '%s'", printable(tokens[i], safe, sizeof safe));
+            return;
+        }
+    }
+    engine_stop(p->engine);
+    engine_wait(p->engine);
+    BenchResult r = bench_run(only, (int)depth, print_bench_line, p);
+    emit("");
+    emit("Total time (ms) : %" PRId64, r.time_ms);
+    emit("Nodes searched  : %" PRIu64, r.nodes);
+    emit("Nodes/second    : %" PRIu64, r.time_ms > 0 ? r.nodes * 1000 / (uint64_t)r.time_ms : r.nodes);
+}
+
+static void command_eval(Protocol *p)
+{
+    const Variant *v = engine_variant(p->engine);
+    emit("info string eval %d (side to move)", v->evaluate(v, engine_position(p->engine)));
+}
+
+/* ------------------------------------------------------------ loop */
+
+static int tokenize(char *line, char **tokens, int max)
+{
+    int count = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(line, " \t\r\n\v\f", &save); t && count < max; t = strtok_r(NULL, " \t\r\n\v\f", &save))
+        tokens[count++] = t;
+    return count;
+}
+
+/* Handles one line; returns false on quit. */
+static bool handle_line(Protocol *p, char *line)
+{
+    static char *tokens[MAX_TOKENS];
+    int count = tokenize(line, tokens, MAX_TOKENS);
+    if (count == 0) return true;
+    const char *c = tokens[0];
+    if (strcmp(c, "quit") == 0) return false;
+    if (strcmp(c, "uci") == 0)
+        command_uci(p);
+    else if (strcmp(c, "isready") == 0)
+        emit("readyok");
+    else if (strcmp(c, "setoption") == 0)
+        command_setoption(p, tokens, count);
+    else if (strcmp(c, "ucinewgame") == 0)
+        engine_new_game(p->engine);
+    else if (strcmp(c, "position") == 0)
+        command_position(p, tokens, count);
+    else if (strcmp(c, "go") == 0)
+        command_go(p, tokens, count);
+    else if (strcmp(c, "stop") == 0)
+        engine_stop(p->engine);
+    else if (strcmp(c, "ponderhit") == 0)
+        engine_ponderhit(p->engine);
+    else if (strcmp(c, "perft") == 0)
+        command_perft(p, count > 1 ? tokens[1] : NULL);
+    else if (strcmp(c, "moves") == 0)
+        command_moves(p);
+    else if (strcmp(c, "result") == 0) {
+        char result[128];
+        engine_result(p->engine, result, sizeof result);
+        emit("result %s", result);
+    } else if (strcmp(c, "d") == 0)
+        command_display(p);
+    else if (strcmp(c, "bench") == 0)
+        command_bench(p, tokens, count);
+    else if (strcmp(c, "eval") == 0)
+        command_eval(p);
+    else if (strcmp(c, "debug") == 0 || strcmp(c, "register") == 0)
+        ; /* UCI commands with nothing to do here */
+    else {
+        char safe[128];
+        error("unknown command '%s'", printable(c, safe, sizeof safe));
+    }
+    return true;
+}
+
+int protocol_loop(FILE *in)
+{
+    Protocol p = {.move_overhead = 30, .multipv = 1, .ponder = false};
+    SearchCallbacks callbacks = {.context = &p, .info = on_info, .bestmove = on_bestmove};
+    p.engine = engine_new(&callbacks);
+    if (!p.engine) {
+        emit("info string error: cannot start the engine (out of memory)");
+        return 1;
+    }
+    char *line = NULL;
+    size_t capacity = 0;
+    ssize_t length;
+    while ((length = getline(&line, &capacity, in)) >= 0) {
+        /* NUL bytes would cut the line short: read them as blanks */
+        for (ssize_t i = 0; i < length; i++)
+            if (line[i] == 0) line[i] = ' ';
+        if (!handle_line(&p, line)) break;
+    }
+    free(line);
+    engine_stop(p.engine);
+    engine_wait(p.engine);
+    engine_free(p.engine);
+    return 0;
+}

@@ -1,0 +1,7 @@
+/* protocol.h — the UCI-like text protocol on stdin/stdout (documented in protocol.md). */
+#ifndef DONJON_PROTOCOL_H
+#define DONJON_PROTOCOL_H
+#include <stdio.h>
+/* Reads commands until `quit` or end of input; returns the process exit status. */
+int protocol_loop(FILE *in);
+#endif

@@ -1,0 +1,476 @@
+/* search.c — the alpha-beta search over the game interface (see search.h). */
+#include "search.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define HISTORY_MAX 16384
+
+struct SearchThread {
+    int id;
+    SearchShared *shared;
+    const Variant *variant;
+    _Atomic uint64_t nodes;
+    int seldepth;
+    int root_depth;
+    int completed_depth;
+    int best_score;
+    int root_count;
+    int key_base;                       /* index in keys[] of the root position */
+    uint64_t keys[HISTORY_MAX + MAX_PLY + 2];
+    Position stack[MAX_PLY + 2];
+    Move moves[MAX_PLY + 1][MAX_MOVES];
+    int move_scores[MAX_PLY + 1][MAX_MOVES];
+    Move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pv_length[MAX_PLY + 1];
+    Move killers[MAX_PLY + 1][2];
+    int32_t history[2][CELL_LIMIT][CELL_LIMIT];
+    RootMove root_moves[MAX_MOVES];
+};
+
+SearchThread *search_thread_new(int id)
+{
+    SearchThread *t = calloc(1, sizeof *t);
+    if (t) t->id = id;
+    return t;
+}
+
+void search_thread_free(SearchThread *t) { free(t); }
+
+void search_thread_clear(SearchThread *t)
+{
+    memset(t->killers, 0, sizeof t->killers);
+    memset(t->history, 0, sizeof t->history);
+}
+
+uint64_t search_thread_nodes(const SearchThread *t) { return atomic_load_explicit(&t->nodes, memory_order_relaxed); }
+
+uint64_t search_total_nodes(const SearchShared *shared)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < shared->thread_count; i++) total += search_thread_nodes(shared->threads[i]);
+    return total;
+}
+
+static inline bool stopped(const SearchThread *t) { return atomic_load_explicit(&t->shared->stop, memory_order_relaxed); }
+
+static inline void count_node(SearchThread *t)
+{
+    atomic_store_explicit(&t->nodes, atomic_load_explicit(&t->nodes, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+/* Main thread only: stop on the clock or the node limit. */
+static void check_limits(SearchThread *t)
+{
+    SearchShared *s = t->shared;
+    uint64_t nodes = search_thread_nodes(t);
+    if (s->limits.nodes) {
+        if (s->thread_count == 1 ? nodes >= s->limits.nodes
+                                 : ((nodes & 255) == 0 && search_total_nodes(s) >= s->limits.nodes))
+            atomic_store(&s->stop, true);
+    }
+    if ((nodes & 1023) != 0 || s->budget.maximum_ms < 0 || atomic_load(&s->pondering)) return;
+    if (now_ms() - s->start_ms >= s->budget.maximum_ms) atomic_store(&s->stop, true);
+}
+
+static inline int score_to_tt(int score, int ply)
+{
+    return score >= SCORE_MATE_BOUND ? score + ply : score <= -SCORE_MATE_BOUND ? score - ply : score;
+}
+
+static inline int score_from_tt(int score, int ply)
+{
+    return score >= SCORE_MATE_BOUND ? score - ply : score <= -SCORE_MATE_BOUND ? score + ply : score;
+}
+
+/* A draw by the history of the game or of the search path (repetition, move counters). */
+static bool is_history_draw(const SearchThread *t, int ply)
+{
+    const Position *pos = &t->stack[ply];
+    if (t->variant->counter_draw && t->variant->counter_draw(t->variant, pos)) return true;
+    int index = t->key_base + ply;
+    int window = pos->reversible_plies;
+    for (int back = 2; back <= window && back <= index; back++)
+        if (t->keys[index - back] == pos->key) return true;
+    return false;
+}
+
+/* Move ordering: TT move, noisy moves by how much they take, killers, history. */
+static void score_moves(SearchThread *t, int ply, int count, uint16_t tt_move)
+{
+    const Move *moves = t->moves[ply];
+    int *scores = t->move_scores[ply];
+    int side = t->stack[ply].side;
+    for (int i = 0; i < count; i++) {
+        const Move *m = &moves[i];
+        if (tt_move && move_tag(m) == tt_move)
+            scores[i] = 1 << 30;
+        else if (m->flags & (MOVE_NOISY | MOVE_WINS))
+            scores[i] = (1 << 28) + ((m->flags & MOVE_WINS) ? 1 << 20 : 0) + __builtin_popcountll(m->bits) * 64 +
+                        ((m->flags & MOVE_PROMOTES) ? 32 : 0);
+        else if (move_equal(m, &t->killers[ply][0]))
+            scores[i] = (1 << 27) + 1;
+        else if (move_equal(m, &t->killers[ply][1]))
+            scores[i] = 1 << 27;
+        else
+            scores[i] = t->history[side][m->from][m->to] + ((m->flags & MOVE_PROMOTES) ? 1 << 26 : 0);
+    }
+}
+
+/* Brings the best-scored remaining move to position i. */
+static inline void pick_move(SearchThread *t, int ply, int i, int count)
+{
+    Move *moves = t->moves[ply];
+    int *scores = t->move_scores[ply];
+    int best = i;
+    for (int j = i + 1; j < count; j++)
+        if (scores[j] > scores[best]) best = j;
+    if (best != i) {
+        Move m = moves[i];
+        moves[i] = moves[best];
+        moves[best] = m;
+        int s = scores[i];
+        scores[i] = scores[best];
+        scores[best] = s;
+    }
+}
+
+static inline void update_pv(SearchThread *t, int ply, const Move *m)
+{
+    t->pv[ply][ply] = *m;
+    for (int j = ply + 1; j < t->pv_length[ply + 1]; j++) t->pv[ply][j] = t->pv[ply + 1][j];
+    t->pv_length[ply] = t->pv_length[ply + 1] > ply + 1 ? t->pv_length[ply + 1] : ply + 1;
+}
+
+static inline void push_child(SearchThread *t, int ply, const Move *m)
+{
+    t->variant->make_move(t->variant, &t->stack[ply], m, &t->stack[ply + 1]);
+    t->keys[t->key_base + ply + 1] = t->stack[ply + 1].key;
+}
+
+static int quiescence(SearchThread *t, int ply, int alpha, int beta)
+{
+    const Variant *v = t->variant;
+    const Position *pos = &t->stack[ply];
+    t->pv_length[ply] = ply;
+    count_node(t);
+    if (t->id == 0) check_limits(t);
+    if (stopped(t)) return 0;
+    if (ply > t->seldepth) t->seldepth = ply;
+    if (ply >= MAX_PLY) return v->evaluate(v, pos);
+
+    bool forced = false;
+    int count = v->generate_noisy(v, pos, t->moves[ply], &forced);
+    if (count == 0 && forced) return -SCORE_MATE + ply;
+    int best = -SCORE_INFINITE;
+    if (!forced) {
+        best = v->evaluate(v, pos);
+        if (best >= beta) return best;
+        if (best > alpha) alpha = best;
+    }
+    score_moves(t, ply, count, 0);
+    for (int i = 0; i < count; i++) {
+        pick_move(t, ply, i, count);
+        const Move *m = &t->moves[ply][i];
+        push_child(t, ply, m);
+        int score = -quiescence(t, ply + 1, -beta, -alpha);
+        if (stopped(t)) return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                update_pv(t, ply, m);
+                if (score >= beta) break;
+            }
+        }
+    }
+    return best;
+}
+
+static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, bool pv_node)
+{
+    const Variant *v = t->variant;
+    const Position *pos = &t->stack[ply];
+    t->pv_length[ply] = ply;
+    if (depth <= 0) return quiescence(t, ply, alpha, beta);
+    count_node(t);
+    if (t->id == 0) check_limits(t);
+    if (stopped(t)) return 0;
+    if (ply > t->seldepth) t->seldepth = ply;
+    if (is_history_draw(t, ply)) return 0;
+    if (ply >= MAX_PLY) return v->evaluate(v, pos);
+    /* mate distance pruning: no score here can beat a mate already found nearer the root */
+    if (alpha < -SCORE_MATE + ply) alpha = -SCORE_MATE + ply;
+    if (beta > SCORE_MATE - ply - 1) beta = SCORE_MATE - ply - 1;
+    if (alpha >= beta) return alpha;
+
+    TTHit hit;
+    uint16_t tt_move = 0;
+    if (tt_probe(t->shared->tt, pos->key, &hit)) {
+        tt_move = hit.move;
+        int score = score_from_tt(hit.score, ply);
+        if (!pv_node && hit.depth >= depth &&
+            (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && score >= beta) ||
+             (hit.bound == BOUND_UPPER && score <= alpha)))
+            return score;
+    }
+
+    Move *moves = t->moves[ply];
+    int count = v->generate(v, pos, moves);
+    if (count == 0) return -SCORE_MATE + ply;
+    /* a forced reply costs the opponent nothing to see: look one ply further */
+    int extension = (count == 1 && ply < 2 * t->root_depth) ? 1 : 0;
+
+    score_moves(t, ply, count, tt_move);
+    int best = -SCORE_INFINITE, original_alpha = alpha, searched = 0;
+    Move best_move;
+    memset(&best_move, 0, sizeof best_move);
+    for (int i = 0; i < count; i++) {
+        pick_move(t, ply, i, count);
+        const Move *m = &moves[i];
+        push_child(t, ply, m);
+        int new_depth = depth - 1 + extension;
+        int score;
+        if (searched == 0)
+            score = -alpha_beta(t, ply + 1, new_depth, -beta, -alpha, pv_node);
+        else {
+            /* late quiet moves are searched shallower first (LMR) */
+            int reduction = 0;
+            if (depth >= 3 && searched >= 3 && !(m->flags & (MOVE_NOISY | MOVE_PROMOTES | MOVE_WINS)) &&
+                !extension)
+                reduction = 1 + (searched >= 8 && depth >= 6) - (pv_node ? 1 : 0);
+            if (reduction < 0) reduction = 0;
+            score = -alpha_beta(t, ply + 1, new_depth - reduction, -alpha - 1, -alpha, false);
+            if (score > alpha && reduction)
+                score = -alpha_beta(t, ply + 1, new_depth, -alpha - 1, -alpha, false);
+            if (score > alpha && score < beta && pv_node)
+                score = -alpha_beta(t, ply + 1, new_depth, -beta, -alpha, true);
+        }
+        if (stopped(t)) return 0;
+        searched++;
+        if (score > best) {
+            best = score;
+            best_move = *m;
+            if (score > alpha) {
+                alpha = score;
+                if (pv_node) update_pv(t, ply, m);
+                if (score >= beta) {
+                    if (!(m->flags & MOVE_NOISY)) {
+                        if (!move_equal(m, &t->killers[ply][0])) {
+                            t->killers[ply][1] = t->killers[ply][0];
+                            t->killers[ply][0] = *m;
+                        }
+                        int32_t *h = &t->history[pos->side][m->from][m->to];
+                        *h += depth * depth;
+                        if (*h > (1 << 24)) {
+                            for (int a = 0; a < CELL_LIMIT; a++)
+                                for (int b = 0; b < CELL_LIMIT; b++) t->history[pos->side][a][b] /= 2;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    int bound = best >= beta ? BOUND_LOWER : best > original_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(t->shared->tt, pos->key, depth, bound, score_to_tt(best, ply), 0, move_tag(&best_move));
+    return best;
+}
+
+/* Searches root moves [first, root_count) — earlier ones belong to better MultiPV lines. */
+static int search_root(SearchThread *t, int depth, int alpha, int beta, int first)
+{
+    int best = -SCORE_INFINITE;
+    t->pv_length[0] = 0;
+    for (int i = first; i < t->root_count; i++) {
+        RootMove *rm = &t->root_moves[i];
+        push_child(t, 0, &rm->move);
+        int score;
+        if (i == first)
+            score = -alpha_beta(t, 1, depth - 1, -beta, -alpha, true);
+        else {
+            score = -alpha_beta(t, 1, depth - 1, -alpha - 1, -alpha, false);
+            if (score > alpha && score < beta) score = -alpha_beta(t, 1, depth - 1, -beta, -alpha, true);
+        }
+        if (stopped(t)) return best;
+        if (i == first || score > alpha) {
+            rm->score = score;
+            rm->seldepth = t->seldepth;
+            rm->pv[0] = rm->move;
+            int length = 1;
+            for (int j = 1; j < t->pv_length[1] && length < ROOT_PV_MAX; j++) rm->pv[length++] = t->pv[1][j];
+            rm->pv_length = length;
+        } else
+            rm->score = -SCORE_INFINITE;
+        if (score > best) best = score;
+        if (score > alpha) {
+            alpha = score;
+            if (score >= beta) break;
+        }
+    }
+    return best;
+}
+
+/* Stable sort of root moves [first, count) by score, best first. */
+static void sort_root_moves(SearchThread *t, int first)
+{
+    for (int i = first + 1; i < t->root_count; i++) {
+        RootMove rm = t->root_moves[i];
+        int j = i;
+        while (j > first && t->root_moves[j - 1].score < rm.score) {
+            t->root_moves[j] = t->root_moves[j - 1];
+            j--;
+        }
+        t->root_moves[j] = rm;
+    }
+}
+
+static void report_line(SearchThread *t, int depth, int index, int bound)
+{
+    SearchShared *s = t->shared;
+    if (s->quiet || !s->callbacks.info) return;
+    const RootMove *rm = &t->root_moves[index];
+    SearchInfo info;
+    info.depth = depth;
+    info.seldepth = rm->seldepth > depth ? rm->seldepth : depth;
+    info.multipv = index + 1;
+    info.score = rm->score == -SCORE_INFINITE ? rm->previous_score : rm->score;
+    info.bound = bound;
+    info.nodes = search_total_nodes(s);
+    info.time_ms = now_ms() - s->start_ms;
+    info.hashfull = tt_hashfull(s->tt);
+    info.pv_length = rm->pv_length;
+    info.pv = rm->pv;
+    s->callbacks.info(s->callbacks.context, &s->root, &info);
+}
+
+static void prepare_thread(SearchThread *t, SearchShared *s)
+{
+    t->shared = s;
+    t->variant = s->variant;
+    atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
+    t->completed_depth = 0;
+    t->seldepth = 0;
+    t->best_score = -SCORE_INFINITE;
+    /* the game's positions inside the root's repetition window, then the root */
+    int keep = s->game_key_count < HISTORY_MAX ? s->game_key_count : HISTORY_MAX;
+    if (keep) memcpy(t->keys, s->game_keys + (s->game_key_count - keep), sizeof(uint64_t) * (size_t)keep);
+    t->key_base = keep;
+    t->keys[t->key_base] = s->root.key;
+    t->stack[0] = s->root;
+
+    Move legal[MAX_MOVES];
+    int count = s->variant->generate(s->variant, &s->root, legal);
+    t->root_count = 0;
+    for (int i = 0; i < count; i++) {
+        bool wanted = s->limits.searchmoves_count == 0;
+        for (int j = 0; j < s->limits.searchmoves_count && !wanted; j++)
+            wanted = move_equal(&legal[i], &s->limits.searchmoves[j]);
+        if (!wanted) continue;
+        RootMove *rm = &t->root_moves[t->root_count++];
+        memset(rm, 0, sizeof *rm);
+        rm->move = legal[i];
+        rm->score = rm->previous_score = -SCORE_INFINITE;
+        rm->pv[0] = legal[i];
+        rm->pv_length = 1;
+    }
+}
+
+/* Iterative deepening shared by the main thread and the helpers. */
+static void iterate(SearchThread *t)
+{
+    SearchShared *s = t->shared;
+    const Variant *v = t->variant;
+    int multipv = s->limits.multipv < 1 ? 1 : s->limits.multipv;
+    if (multipv > t->root_count) multipv = t->root_count;
+    int max_depth = s->limits.depth > 0 && s->limits.depth < MAX_PLY - 1 ? s->limits.depth : MAX_PLY - 1;
+    /* helpers start one ply deeper every other thread, so the threads spread over depths */
+    int start_depth = t->id == 0 ? 1 : 1 + (t->id & 1);
+    for (int depth = start_depth; depth <= max_depth && !stopped(t); depth++) {
+        t->root_depth = depth;
+        for (int i = 0; i < t->root_count; i++) t->root_moves[i].previous_score = t->root_moves[i].score;
+        for (int line = 0; line < multipv && !stopped(t); line++) {
+            t->seldepth = 0;
+            int previous = t->root_moves[line].previous_score;
+            int delta = v->aspiration_delta > 0 ? v->aspiration_delta : 25;
+            int alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+            if (depth >= 4 && previous > -SCORE_MATE_BOUND && previous < SCORE_MATE_BOUND) {
+                alpha = previous - delta;
+                beta = previous + delta;
+            }
+            for (;;) {
+                int score = search_root(t, depth, alpha, beta, line);
+                sort_root_moves(t, line);
+                if (stopped(t)) break;
+                if (score <= alpha && alpha > -SCORE_INFINITE) {
+                    if (t->id == 0 && now_ms() - s->start_ms > 2000) report_line(t, depth, line, BOUND_UPPER);
+                    beta = (alpha + beta) / 2;
+                    alpha = score - delta > -SCORE_INFINITE ? score - delta : -SCORE_INFINITE;
+                } else if (score >= beta && beta < SCORE_INFINITE) {
+                    if (t->id == 0 && now_ms() - s->start_ms > 2000) report_line(t, depth, line, BOUND_LOWER);
+                    beta = score + delta < SCORE_INFINITE ? score + delta : SCORE_INFINITE;
+                } else
+                    break;
+                delta += delta;
+                if (delta > 1000) alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+            }
+        }
+        if (stopped(t)) break;
+        t->completed_depth = depth;
+        t->best_score = t->root_moves[0].score;
+        if (t->id != 0) continue;
+        for (int line = 0; line < multipv; line++) report_line(t, depth, line, BOUND_EXACT);
+        /* the main thread decides whether another iteration fits in the time */
+        /* (with a clock; a fixed movetime is used to its end) */
+        if (!atomic_load(&s->pondering) && s->budget.optimum_ms >= 0 && s->limits.movetime < 0 &&
+            now_ms() - s->start_ms > s->budget.optimum_ms * 55 / 100)
+            break;
+        /* a forced win or loss proven within this depth will not change */
+        int best = t->root_moves[0].score;
+        if ((best >= SCORE_MATE_BOUND || best <= -SCORE_MATE_BOUND) && SCORE_MATE - abs(best) <= depth &&
+            !s->limits.infinite && s->limits.depth == 0 && s->budget.optimum_ms >= 0)
+            break;
+        if (t->root_count == 1 && s->budget.optimum_ms >= 0 && !s->limits.infinite && depth >= 4) break;
+    }
+}
+
+void search_helper(SearchThread *t, SearchShared *shared)
+{
+    prepare_thread(t, shared);
+    if (t->root_count) iterate(t);
+}
+
+void search_main(SearchThread *t, SearchShared *s)
+{
+    prepare_thread(t, s);
+    if (t->root_count) iterate(t);
+    /* go infinite / go ponder never end by themselves: wait for stop or ponderhit */
+    while (!stopped(t) && (s->limits.infinite || atomic_load(&s->pondering))) {
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+        if (!atomic_load(&s->pondering) && !s->limits.infinite && s->budget.maximum_ms >= 0) break;
+    }
+    atomic_store(&s->stop, true);
+    if (s->wait_for_helpers) s->wait_for_helpers(s->pool);
+
+    /* the deepest finished iteration wins; the main thread keeps ties */
+    SearchThread *best = t;
+    for (int i = 1; i < s->thread_count; i++) {
+        SearchThread *h = s->threads[i];
+        if (h->root_count && h->completed_depth > best->completed_depth && h->best_score >= best->best_score) best = h;
+    }
+    if (best != t && !s->quiet && s->callbacks.info) {
+        const RootMove *rm = &best->root_moves[0];
+        SearchInfo info = {best->completed_depth, rm->seldepth, 1, rm->score, BOUND_EXACT, search_total_nodes(s),
+                           now_ms() - s->start_ms, tt_hashfull(s->tt), rm->pv_length, rm->pv};
+        s->callbacks.info(s->callbacks.context, &s->root, &info);
+    }
+    if (!s->callbacks.bestmove) return;
+    if (t->root_count == 0) {
+        s->callbacks.bestmove(s->callbacks.context, &s->root, NULL, NULL);
+        return;
+    }
+    const RootMove *rm = &best->root_moves[0];
+    s->callbacks.bestmove(s->callbacks.context, &s->root, &rm->move, rm->pv_length > 1 ? &rm->pv[1] : NULL);
+}

@@ -1,0 +1,99 @@
+/*
+ * search.h — the game-independent alpha-beta search: iterative deepening, PVS with
+ * aspiration windows, quiescence on each game's noisy moves, TT, killers and history.
+ *
+ * One SearchShared describes a running search (root, limits, TT, stop flag); each
+ * thread owns a SearchThread (stacks, PV, ordering tables). Helper threads (Lazy SMP)
+ * share only the TT; thread 0 is the main thread: it alone reads the clock, reports
+ * through the callbacks, and reports the bestmove after every helper has stopped.
+ */
+#ifndef DONJON_SEARCH_H
+#define DONJON_SEARCH_H
+#include "game.h"
+#include "timeman.h"
+#include "tt.h"
+
+#include <stdatomic.h>
+
+#define SCORE_INFINITE 32500
+#define SCORE_MATE 32000
+#define SCORE_MATE_BOUND (SCORE_MATE - MAX_PLY)  /* scores beyond this are mates */
+#define MAX_MULTIPV 64
+#define ROOT_PV_MAX 64
+
+typedef struct {
+    int depth;               /* 0 = no limit */
+    uint64_t nodes;          /* 0 = no limit */
+    int64_t movetime;        /* -1 = not given */
+    int64_t clock[2];        /* wtime, btime; -1 = not given */
+    int64_t increment[2];
+    int moves_to_go;
+    bool infinite;
+    bool ponder;
+    int multipv;
+    int searchmoves_count;   /* 0 = every legal move */
+    Move searchmoves[MAX_MOVES];
+} SearchLimits;
+
+typedef struct {
+    int depth, seldepth, multipv;
+    int score;               /* from the side to move at the root */
+    int bound;               /* BOUND_EXACT, or LOWER/UPPER for an aspiration fail */
+    uint64_t nodes;
+    int64_t time_ms;
+    int hashfull;
+    int pv_length;
+    const Move *pv;
+} SearchInfo;
+
+typedef struct {
+    void *context;
+    void (*info)(void *context, const Position *root, const SearchInfo *info);
+    void (*bestmove)(void *context, const Position *root, const Move *best, const Move *ponder);
+} SearchCallbacks;
+
+typedef struct RootMove {
+    Move move;
+    int score;
+    int previous_score;
+    int seldepth;
+    int pv_length;
+    Move pv[ROOT_PV_MAX];
+} RootMove;
+
+typedef struct SearchThread SearchThread;
+
+typedef struct SearchShared {
+    const Variant *variant;
+    Position root;
+    const uint64_t *game_keys;   /* keys of the game's positions before the root, oldest first */
+    int game_key_count;
+    SearchLimits limits;
+    TranspositionTable *tt;
+    SearchCallbacks callbacks;
+    int64_t move_overhead;
+    atomic_bool stop;
+    atomic_bool pondering;       /* while set, the clock does not stop the search */
+    int64_t start_ms;
+    TimeBudget budget;
+    int thread_count;
+    SearchThread **threads;
+    bool quiet;                  /* bench: no info lines */
+    /* called by the main thread after setting stop: returns when every helper has stopped */
+    void (*wait_for_helpers)(void *pool);
+    void *pool;
+} SearchShared;
+
+SearchThread *search_thread_new(int id);
+void search_thread_free(SearchThread *t);
+void search_thread_clear(SearchThread *t);  /* forget histories and killers (ucinewgame) */
+uint64_t search_thread_nodes(const SearchThread *t);
+
+/* The main thread's whole search: it returns after the bestmove callback. */
+void search_main(SearchThread *t, SearchShared *shared);
+/* A helper thread's search: returns once shared->stop is set and it has unwound. */
+void search_helper(SearchThread *t, SearchShared *shared);
+
+/* Total nodes over every thread of the search. */
+uint64_t search_total_nodes(const SearchShared *shared);
+#endif
