@@ -1,6 +1,8 @@
 /* search.c — the alpha-beta search over the game interface (see search.h). */
 #include "search.h"
 
+#include "bitops.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -107,7 +109,7 @@ static void score_moves(SearchThread *t, int ply, int count, uint16_t tt_move)
         if (tt_move && move_tag(m) == tt_move)
             scores[i] = 1 << 30;
         else if (m->flags & (MOVE_NOISY | MOVE_WINS))
-            scores[i] = (1 << 28) + ((m->flags & MOVE_WINS) ? 1 << 20 : 0) + __builtin_popcountll(m->bits) * 64 +
+            scores[i] = (1 << 28) + ((m->flags & MOVE_WINS) ? 1 << 20 : 0) + popcount64(m->bits) * 64 +
                         ((m->flags & MOVE_PROMOTES) ? 32 : 0);
         else if (move_equal(m, &t->killers[ply][0]))
             scores[i] = (1 << 27) + 1;

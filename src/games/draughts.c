@@ -50,6 +50,8 @@ typedef struct DraughtsRules {
     uint64_t back_row[2];
     int delta[4];
     int8_t neighbor[4][64];       /* bit one step in direction d, or -1 */
+    uint64_t jump_over[4][64];    /* a short jump from a bit in direction d: the jumped square ... */
+    uint64_t jump_land[4][64];    /* ... and the landing square (both 0 when the jump leaves the board) */
     int8_t square_of_bit[64];     /* 0-based square, -1 for a ghost */
     int8_t bit_of_square[64];
     int8_t row_from_bottom[64];   /* 0 = White's home row */
@@ -129,6 +131,12 @@ static void derive_rules(DraughtsRules *r)
             int t = b + r->delta[d];
             r->neighbor[d][b] =
                 (r->square_of_bit[b] >= 0 && t >= 0 && t < 64 && (r->board_mask & BIT(t))) ? (int8_t)t : -1;
+        }
+    for (int d = 0; d < 4; d++)
+        for (int b = 0; b < 64; b++) {
+            int over = r->neighbor[d][b], land = over >= 0 ? r->neighbor[d][over] : -1;
+            r->jump_over[d][b] = land >= 0 ? BIT(over) : 0;
+            r->jump_land[d][b] = land >= 0 ? BIT(land) : 0;
         }
     /* evaluation tables: advancement, centre, back-row guard */
     for (int b = 0; b < 64; b++) {
@@ -299,16 +307,16 @@ static void man_captures(CaptureSearch *cs, int sq, uint64_t captured)
     const DraughtsRules *r = cs->r;
     bool any = false;
     int forward = cs->side == SIDE_WHITE ? 0 : 2;
+    uint64_t jumpable = cs->enemy & ~captured;
     for (int d = 0; d < 4 && !cs->done; d++) {
         if (!r->men_capture_backwards && (d & 2) != forward) continue;
-        int over = r->neighbor[d][sq];
-        if (over < 0 || !(cs->enemy & BIT(over)) || (captured & BIT(over))) continue;
-        int land = r->neighbor[d][over];
-        if (land < 0 || !(cs->empty & BIT(land))) continue;
+        uint64_t over = r->jump_over[d][sq], land_bit = r->jump_land[d][sq];
+        if (!(jumpable & over) || !(cs->empty & land_bit)) continue;
+        int land = lowest_bit(land_bit);
         any = true;
-        uint64_t after = captured | BIT(over);
+        uint64_t after = captured | over;
         cs->path[cs->depth++] = land;
-        if (r->crown_row[cs->side] & BIT(land)) {
+        if (r->crown_row[cs->side] & land_bit) {
             if (r->crown == CROWN_STOPS)
                 record_capture(cs, land, after, true);
             else if (r->crown == CROWN_GOES_ON_AS_KING) {
@@ -449,11 +457,12 @@ static int draughts_count_moves(const Variant *v, const Position *pos)
 
 /* ---------------------------------------------------------------- make */
 
-static bool three_kings_against_one(const DraughtsBoard *b)
+static inline bool three_kings_against_one(const DraughtsBoard *b)
 {
     for (int s = 0; s < 2; s++) {
         uint64_t strong = b->pieces[s], weak = b->pieces[s ^ 1];
-        if (popcount64(strong) == 3 && (strong & ~b->kings) == 0 && popcount64(weak) == 1 && (weak & b->kings))
+        /* a lone king first: one bit, and it is a king (cheap, and rarely true) */
+        if (weak && !(weak & (weak - 1)) && (weak & b->kings) && !(strong & ~b->kings) && popcount64(strong) == 3)
             return true;
     }
     return false;
@@ -461,8 +470,8 @@ static bool three_kings_against_one(const DraughtsBoard *b)
 
 static void draughts_make_move(const Variant *v, const Position *pos, const Move *m, Position *out)
 {
-    (void)v;
-    *out = *pos;
+    /* copy the header and this module's part of the board only: the rest is unused */
+    memcpy(out, pos, offsetof(Position, board) + sizeof(DraughtsBoard));
     DraughtsBoard *b = BOARD(out);
     int us = pos->side, them = us ^ 1;
     uint64_t from_bit = BIT(m->from), to_bit = BIT(m->to);
@@ -481,7 +490,7 @@ static void draughts_make_move(const Variant *v, const Position *pos, const Move
     out->key = key ^ side_key;
     out->side = (uint8_t)them;
     out->reversible_plies = (m->bits || !was_king) ? 0 : (uint16_t)(pos->reversible_plies + 1);
-    if (three_kings_against_one(b))
+    if (RULES(v)->three_kings_limit_plies && three_kings_against_one(b))
         out->counter = three_kings_against_one(CBOARD(pos)) ? (uint16_t)(pos->counter + 1) : 0;
     else
         out->counter = 0;
