@@ -69,7 +69,7 @@ BenchResult bench_run(const Variant *only, int depth, void (*line)(void *ctx, co
                 continue;
             }
             BestMove best = {.found = false};
-            uint64_t nodes = bench_position(v, &pos, depth, &tt, thread, &best);
+            uint64_t nodes = bench_position(v, &pos, depth ? depth : v->bench_depth, &tt, thread, &best);
             if (best.found) v->format_move(v, &pos, &best.move, move, sizeof move);
             result.nodes += nodes;
             snprintf(text, sizeof text, "bench %s %s nodes %llu bestmove %s", v->name, fen,

@@ -4,7 +4,6 @@
 #include "game.h"
 #include <stdint.h>
 
-#define BENCH_DEFAULT_DEPTH 12
 
 typedef struct {
     uint64_t nodes;
@@ -12,6 +11,7 @@ typedef struct {
 } BenchResult;
 
 /* Searches every bench position of `only` (or of every variant when NULL) to `depth`
+ * (0: each variant's own bench_depth)
  * with one thread and a fresh 16 MB table; line() receives one progress line each. */
 BenchResult bench_run(const Variant *only, int depth, void (*line)(void *ctx, const char *text), void *ctx);
 #endif

@@ -15,6 +15,7 @@ struct Engine {
     ThreadPool *pool;
     SearchShared shared;       /* the search in progress or the last one */
     SearchCallbacks callbacks;
+    int option_value[VARIANT_LIMIT]; /* each variant's rule option (index into option_values) */
 };
 
 Engine *engine_new(const SearchCallbacks *callbacks)
@@ -66,14 +67,28 @@ static bool push_key(uint64_t **keys, int *count, int *capacity, uint64_t key)
     return true;
 }
 
+static void apply_variant_option(Engine *e, const Variant *v, Position *pos, bool from_start)
+{
+    if (v->apply_option) v->apply_option(v, pos, e->option_value[variant_index(v)], from_start);
+}
+
 void engine_set_variant(Engine *e, const Variant *v)
 {
     stop_and_wait(e);
     e->variant = v;
     char err[256];
     Position start;
-    if (v->parse_fen(v, v->start_fen, &start, err, sizeof err)) e->position = start;
+    if (v->parse_fen(v, v->start_fen, &start, err, sizeof err)) {
+        apply_variant_option(e, v, &start, true);
+        e->position = start;
+    }
     e->game_key_count = 0;
+}
+
+void engine_set_variant_option(Engine *e, const Variant *v, int value)
+{
+    stop_and_wait(e);
+    e->option_value[variant_index(v)] = value;
 }
 
 bool engine_set_position(Engine *e, const char *fen, char **moves, int move_count, char *err, size_t errlen)
@@ -81,6 +96,7 @@ bool engine_set_position(Engine *e, const char *fen, char **moves, int move_coun
     const Variant *v = e->variant;
     Position pos;
     if (!v->parse_fen(v, fen ? fen : v->start_fen, &pos, err, errlen)) return false;
+    apply_variant_option(e, v, &pos, fen == NULL);
     uint64_t *keys = NULL;
     int count = 0, capacity = 0;
     for (int i = 0; i < move_count; i++) {
@@ -181,7 +197,9 @@ void engine_result(Engine *e, char *out, size_t len)
     const Position *pos = &e->position;
     Move legal[MAX_MOVES];
     if (v->generate(v, pos, legal) == 0) {
-        snprintf(out, len, "%s %s", pos->side == SIDE_WHITE ? "black" : "white", v->loss_reason(v, pos));
+        int winner;
+        const char *reason = v->game_end(v, pos, &winner);
+        snprintf(out, len, "%s %s", winner == SIDE_WHITE ? "white" : "black", reason);
         return;
     }
     const char *reason = v->counter_draw ? v->counter_draw(v, pos) : NULL;

@@ -26,6 +26,8 @@ bool engine_set_position(Engine *e, const char *fen, char **moves, int move_coun
 bool engine_set_threads(Engine *e, int threads, char *err, size_t errlen);
 bool engine_set_hash(Engine *e, size_t megabytes, char *err, size_t errlen);
 void engine_new_game(Engine *e);
+/* The value (index into option_values) of variant v's rule option; used by later positions. */
+void engine_set_variant_option(Engine *e, const Variant *v, int value);
 
 void engine_go(Engine *e, const SearchLimits *limits, int64_t move_overhead);
 void engine_stop(Engine *e);       /* returns at once; bestmove follows from the search */

@@ -13,8 +13,8 @@
  * move exactly when their bytes are equal (generators zero every unused byte).
  *
  * Conventions shared by all eight games (RULES.md "common conventions"):
- *  - generate() returns 0 exactly when the side to move has lost by the rules of the
- *    board (no legal move, or the game was already won by the previous move);
+ *  - generate() returns 0 exactly when the game is over by the rules of the board
+ *    (no legal move, or the game was already won); game_end() then says who won;
  *  - history draws (repetition, move counters) are not part of generate(): the search
  *    and the `result` command apply them through counter_draw() and the key history.
  */
@@ -74,7 +74,7 @@ struct Variant {
     bool (*parse_fen)(const Variant *v, const char *text, Position *out, char *err, size_t errlen);
     void (*format_fen)(const Variant *v, const Position *pos, char *out, size_t len);
 
-    /* All legal moves; 0 means the side to move has lost. */
+    /* All legal moves; 0 means the game is over (see game_end). */
     int (*generate)(const Variant *v, const Position *pos, Move *list);
     /* The moves quiescence searches. *forced is set when they are all the legal moves
      * (the position must not be evaluated statically, e.g. a compulsory capture). */
@@ -89,8 +89,8 @@ struct Variant {
 
     /* A draw by a move counter of this variant (reason text), or NULL. */
     const char *(*counter_draw)(const Variant *v, const Position *pos);
-    /* Why the side to move has lost when generate() returned 0. */
-    const char *(*loss_reason)(const Variant *v, const Position *pos);
+    /* When generate() returned 0: the winner (SIDE_WHITE or SIDE_BLACK) and the reason. */
+    const char *(*game_end)(const Variant *v, const Position *pos, int *winner);
 
     /* Move text. format_move may generate moves itself (only the protocol calls it). */
     void (*format_move)(const Variant *v, const Position *pos, const Move *m, char *out, size_t len);
@@ -101,8 +101,16 @@ struct Variant {
     /* A readable diagram for the `d` command. */
     void (*print_board)(const Variant *v, const Position *pos, char *out, size_t len);
 
+    /* Optional rule option of this variant (e.g. gounki's Handicap): its protocol name, its
+     * values (NULL-terminated, the first is the default), and how a value changes a position
+     * set up from the start (from_start) or from a FEN. */
+    const char *option_name;
+    const char *const *option_values;
+    void (*apply_option)(const Variant *v, Position *pos, int value, bool from_start);
+
     /* Bench positions (FENs), NULL-terminated; the start position is always benched too. */
     const char *const *bench_fens;
+    int bench_depth;       /* `bench` searches this variant to this depth unless told otherwise */
     int aspiration_delta;  /* first aspiration half-window, in score units */
 };
 
@@ -110,6 +118,8 @@ struct Variant {
 const Variant *variant_by_name(const char *name);
 const Variant *variant_at(int index); /* NULL past the end */
 const Variant *default_variant(void);
+int variant_index(const Variant *v);
+#define VARIANT_LIMIT 16
 void games_init(void);
 
 static inline bool move_equal(const Move *a, const Move *b)

@@ -1,10 +1,12 @@
 /* games.c — the registry of playable variants; adding a game is one line here. */
 #include "game.h"
 #include "games/draughts.h"
+#include "games/gounki.h"
 
 #include <string.h>
 
 static const Variant *const registry[] = {
+    &variant_gounki,
     &variant_checkers,
     &variant_russian,
     &variant_brazilian,
@@ -22,6 +24,18 @@ const Variant *variant_by_name(const char *name)
     return NULL;
 }
 
-const Variant *default_variant(void) { return &variant_international; }
+const Variant *default_variant(void) { return &variant_gounki; }
 
-void games_init(void) { draughts_init(); }
+int variant_index(const Variant *v)
+{
+    for (int i = 0; i < VARIANT_COUNT; i++)
+        if (registry[i] == v) return i;
+    return -1;
+}
+
+void games_init(void)
+{
+    _Static_assert(VARIANT_COUNT <= VARIANT_LIMIT, "raise VARIANT_LIMIT");
+    draughts_init();
+    gounki_init();
+}

@@ -161,6 +161,21 @@ static void command_uci(Protocol *p)
     for (int i = 0; variant_at(i); i++)
         used += (size_t)snprintf(variants + used, sizeof variants - used, " var %s", variant_at(i)->name);
     emit("%s", variants);
+    /* each variant's rule option, once per name */
+    for (int i = 0; variant_at(i); i++) {
+        const Variant *v = variant_at(i);
+        if (!v->option_name) continue;
+        bool listed = false;
+        for (int j = 0; j < i; j++)
+            listed |= variant_at(j)->option_name && strcmp(variant_at(j)->option_name, v->option_name) == 0;
+        if (listed) continue;
+        char line[512];
+        size_t used = (size_t)snprintf(line, sizeof line, "option name %s type combo default %s", v->option_name,
+                                       v->option_values[0]);
+        for (int k = 0; v->option_values[k]; k++)
+            used += (size_t)snprintf(line + used, sizeof line - used, " var %s", v->option_values[k]);
+        emit("%s", line);
+    }
     emit("option name Threads type spin default 1 min 1 max %d", THREADS_MAX);
     emit("option name Hash type spin default 16 min 1 max %d", HASH_MAX_MB);
     emit("option name Clear Hash type button");
@@ -174,6 +189,27 @@ static void announce_variant(Protocol *p)
 {
     const Variant *v = engine_variant(p->engine);
     emit("info string variant %s board %dx%d startpos %s", v->name, v->cols, v->rows, v->start_fen);
+}
+
+/* A variant's rule option (e.g. Handicap); false when no variant has an option of that name. */
+static bool set_variant_option(Protocol *p, const char *name, const char *value)
+{
+    bool known = false;
+    for (int i = 0; variant_at(i); i++) {
+        const Variant *v = variant_at(i);
+        if (!v->option_name || strcasecmp(v->option_name, name) != 0) continue;
+        known = true;
+        int index = -1;
+        for (int k = 0; v->option_values[k]; k++)
+            if (strcasecmp(v->option_values[k], value) == 0) index = k;
+        if (index < 0) {
+            char safe[128];
+            error("%s: unknown value '%s'", v->option_name, printable(value, safe, sizeof safe));
+            return true;
+        }
+        engine_set_variant_option(p->engine, v, index);
+    }
+    return known;
 }
 
 static void command_setoption(Protocol *p, char **tokens, int count)
@@ -237,7 +273,7 @@ static void command_setoption(Protocol *p, char **tokens, int count)
             p->ponder = false;
         else
             error("Ponder must be true or false");
-    } else
+    } else if (!set_variant_option(p, name, value))
         error("unknown option '%s'", printable(name, safe, sizeof safe));
 }
 
@@ -420,7 +456,7 @@ static void print_bench_line(void *context, const char *text)
 
 static void command_bench(Protocol *p, char **tokens, int count)
 {
-    long long depth = BENCH_DEFAULT_DEPTH;
+    long long depth = 0; /* each variant's own depth */
     const Variant *only = NULL;
     for (int i = 1; i < count; i++) {
         long long number;

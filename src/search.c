@@ -151,6 +151,14 @@ static inline void push_child(SearchThread *t, int ply, const Move *m)
     t->keys[t->key_base + ply + 1] = t->stack[ply + 1].key;
 }
 
+/* The score of a finished game (generate() found no move) for the side to move. */
+static int game_over_score(const SearchThread *t, int ply)
+{
+    int winner;
+    t->variant->game_end(t->variant, &t->stack[ply], &winner);
+    return winner == t->stack[ply].side ? SCORE_MATE - ply : -SCORE_MATE + ply;
+}
+
 static int quiescence(SearchThread *t, int ply, int alpha, int beta)
 {
     const Variant *v = t->variant;
@@ -164,7 +172,7 @@ static int quiescence(SearchThread *t, int ply, int alpha, int beta)
 
     bool forced = false;
     int count = v->generate_noisy(v, pos, t->moves[ply], &forced);
-    if (count == 0 && forced) return -SCORE_MATE + ply;
+    if (count == 0 && forced) return game_over_score(t, ply);
     int best = -SCORE_INFINITE;
     if (!forced) {
         best = v->evaluate(v, pos);
@@ -220,7 +228,7 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
 
     Move *moves = t->moves[ply];
     int count = v->generate(v, pos, moves);
-    if (count == 0) return -SCORE_MATE + ply;
+    if (count == 0) return game_over_score(t, ply);
     /* a forced reply costs the opponent nothing to see: look one ply further */
     int extension = (count == 1 && ply < 2 * t->root_depth) ? 1 : 0;
 

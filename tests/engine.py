@@ -79,7 +79,8 @@ class Engine:
 
     def fen(self):
         self.send("d")
-        return self.read_until(lambda l: l.startswith("Fen: "))[-1][5:]
+        lines = self.read_until(lambda l: l.startswith("Key: "))
+        return [l for l in lines if l.startswith("Fen: ")][-1][5:]
 
     def key(self):
         self.send("d")

@@ -18,6 +18,7 @@ from harness import TESTS, Context  # noqa: E402
 # Load the test modules (each registers its tests with @test).
 import tests_protocol  # noqa: E402,F401
 import tests_draughts  # noqa: E402,F401
+import tests_gounki  # noqa: E402,F401
 
 
 def main():

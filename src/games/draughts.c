@@ -508,9 +508,10 @@ static const char *draughts_counter_draw(const Variant *v, const Position *pos)
     return NULL;
 }
 
-static const char *draughts_loss_reason(const Variant *v, const Position *pos)
+static const char *draughts_game_end(const Variant *v, const Position *pos, int *winner)
 {
     (void)v;
+    *winner = pos->side ^ 1; /* in draughts only the side to move can be out of moves */
     return CBOARD(pos)->pieces[pos->side] ? "no legal move" : "no pieces left";
 }
 
@@ -801,8 +802,8 @@ static const char *const bench_10x10[] = {
         .generate = draughts_generate, .generate_noisy = draughts_generate_noisy,                    \
         .count_moves = draughts_count_moves, .make_move = draughts_make_move,                        \
         .evaluate = draughts_evaluate, .counter_draw = draughts_counter_draw,                        \
-        .loss_reason = draughts_loss_reason, .format_move = draughts_format_move,                    \
-        .parse_move = draughts_parse_move, .print_board = draughts_print_board, .bench_fens = BENCH, \
+        .game_end = draughts_game_end, .format_move = draughts_format_move,                    \
+        .parse_move = draughts_parse_move, .print_board = draughts_print_board, .bench_fens = BENCH, .bench_depth = 12, \
         .aspiration_delta = 20,                                                                      \
     }
 
