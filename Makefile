@@ -1,4 +1,5 @@
 # Donjon — build, test and benchmark targets. `make` builds ./donjon; `make test` runs every test.
+SHELL := /bin/bash
 CC ?= cc
 ARCH_FLAGS ?=
 # -fno-strict-aliasing: game modules view Position.board through their own struct type
@@ -30,8 +31,9 @@ asan: build/donjon-asan
 tsan: build/donjon-tsan
 sanitize: asan tsan
 
+# the whole log is kept in build/test.log
 test: donjon build/donjon-asan build/donjon-tsan
-	python3 tests/run_tests.py --engine ./donjon --asan build/donjon-asan --tsan build/donjon-tsan
+	set -o pipefail; python3 tests/run_tests.py --engine ./donjon --asan build/donjon-asan --tsan build/donjon-tsan 2>&1 | tee build/test.log
 
 perft-full: donjon
 	python3 tests/run_tests.py --engine ./donjon --only perft --full

@@ -1,12 +1,15 @@
 /* games.c — the registry of playable variants; adding a game is one line here. */
 #include "game.h"
 #include "games/draughts.h"
+#include "games/ecroulement.h"
 #include "games/gounki.h"
 
 #include <string.h>
 
 static const Variant *const registry[] = {
     &variant_gounki,
+    &variant_ecroulement,
+    &variant_ecroulement_rapide,
     &variant_checkers,
     &variant_russian,
     &variant_brazilian,
@@ -38,4 +41,5 @@ void games_init(void)
     _Static_assert(VARIANT_COUNT <= VARIANT_LIMIT, "raise VARIANT_LIMIT");
     draughts_init();
     gounki_init();
+    ecroulement_init();
 }

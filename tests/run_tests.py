@@ -19,6 +19,7 @@ from harness import TESTS, Context  # noqa: E402
 import tests_protocol  # noqa: E402,F401
 import tests_draughts  # noqa: E402,F401
 import tests_gounki  # noqa: E402,F401
+import tests_ecroulement  # noqa: E402,F401
 
 
 def main():

@@ -6,7 +6,11 @@ import time
 from harness import check, test
 
 VARIANTS = ["checkers", "russian", "brazilian", "international"]
+ALL_VARIANTS = ["gounki", "ecroulement", "ecroulement-rapide"] + VARIANTS
 START = {
+    "gounki": "rsrsrsrs/srsrsrsr/8/8/8/8/RSRSRSRS/SRSRSRSR w",
+    "ecroulement": "3BBBBB/4BBBB/5BBB/W5BB/WW5B/WWW5/WWWW4/WWWWW3 w",
+    "ecroulement-rapide": "3BBBBB/4BBBB/5BBB/W5BB/WW5B/WWW5/WWWW4/WWWWW3 w",
     "checkers": "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
     "russian": "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
     "brazilian": "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
@@ -40,14 +44,15 @@ def handshake_and_options(ctx):
 @test("protocol")
 def variant_switch_announces_board(ctx):
     e = ctx.engine()
-    for v in VARIANTS:
+    check(e.fen() == START["gounki"], "the engine starts in gounki: " + e.fen())
+    for v in ALL_VARIANTS:
         line = e.set_variant(v)
         size = "10x10" if v == "international" else "8x8"
         check(line.startswith("info string variant %s board %s startpos " % (v, size)), line)
         check(e.fen() == START[v], "start FEN of %s: %s" % (v, e.fen()))
     errors = e.errors_until_ready("setoption name UCI_Variant value chess")
     check(errors, "unknown variant accepted")
-    check(e.fen() == START["international"], "variant changed by a bad value")
+    check(e.fen() == START[ALL_VARIANTS[-1]], "variant changed by a bad value")
 
 
 @test("protocol")
@@ -359,7 +364,7 @@ def threads_and_hash_changes(ctx):
 @test("protocol")
 def fen_round_trip_and_keys_in_random_games(ctx):
     rng = random.Random(7)
-    for variant in VARIANTS:
+    for variant in ALL_VARIANTS:
         e = ctx.engine(variant)
         for game in range(3):
             played = []

@@ -1,0 +1,456 @@
+/*
+ * ecroulement.c — the tower-collapse game of RULES.md section 2, plain and rapide.
+ *
+ * Board: 64 signed heights, index = file + 8 · row (a1 = 0): +h a white stack of h pawns,
+ * −h a black one, 0 empty. Bitboards of each side's singles (height 1) make builds, which
+ * gather runs of own singles, quick to find.
+ *
+ * Moves: kind BUILD (the run from..to gathered onto `to`) or COLLAPSE (the stack on `from`
+ * spread towards `to`, its last cell). Move.bits holds the cells whose enemy pawns the move
+ * takes (the cell beyond in the plain game; every covered enemy stack in rapide).
+ */
+#include "ecroulement.h"
+
+#include "../bitops.h"
+#include "../zobrist.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BUILD = 0, COLLAPSE = 1 };
+#define PAWNS_EACH 15
+
+typedef struct {
+    bool rapid;  /* collapses take every enemy stack they cover, nothing beyond */
+} CollapseRules;
+
+typedef struct {
+    int8_t height[64];     /* + white, - black */
+    uint64_t singles[2];   /* cells holding exactly one pawn, by side */
+    uint64_t occupied[2];
+} CollapseBoard;
+
+_Static_assert(sizeof(CollapseBoard) <= sizeof(((Position *)0)->board), "board area too small");
+
+#define BOARD(p) ((CollapseBoard *)(p)->board)
+#define CBOARD(p) ((const CollapseBoard *)(p)->board)
+#define RULES(v) ((const CollapseRules *)(v)->rules)
+
+static const CollapseRules rules_plain = {false}, rules_rapid = {true};
+
+static const int file_steps[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+static const int row_steps[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+static int8_t room[8][64];          /* steps available from a cell in a direction before the edge */
+static uint64_t height_keys[64][31]; /* [cell][height + 15] */
+static uint64_t side_key;
+
+void ecroulement_init(void)
+{
+    for (int d = 0; d < 8; d++)
+        for (int c = 0; c < 64; c++) {
+            int f = c & 7, r = c >> 3, n = 0;
+            while (f + file_steps[d] * (n + 1) >= 0 && f + file_steps[d] * (n + 1) < 8 &&
+                   r + row_steps[d] * (n + 1) >= 0 && r + row_steps[d] * (n + 1) < 8)
+                n++;
+            room[d][c] = (int8_t)n;
+        }
+    ZobristStream zs = {0xEC201ull};
+    for (int c = 0; c < 64; c++)
+        for (int h = 0; h < 31; h++) height_keys[c][h] = zobrist_next(&zs);
+    side_key = zobrist_next(&zs);
+}
+
+static inline int step_of(int d) { return file_steps[d] + 8 * row_steps[d]; }
+static inline int side_of(int h) { return h > 0 ? SIDE_WHITE : SIDE_BLACK; }
+static inline int own_height(int h, int side) { return side == SIDE_WHITE ? h : -h; } /* > 0 when own */
+
+static void set_height(CollapseBoard *b, uint64_t *key, int cell, int h)
+{
+    *key ^= height_keys[cell][b->height[cell] + 15] ^ height_keys[cell][h + 15];
+    b->height[cell] = (int8_t)h;
+    uint64_t bit = BIT(cell);
+    for (int s = 0; s < 2; s++) b->singles[s] &= ~bit, b->occupied[s] &= ~bit;
+    if (h) {
+        int s = side_of(h);
+        b->occupied[s] |= bit;
+        if (h == 1 || h == -1) b->singles[s] |= bit;
+    }
+}
+
+static uint64_t compute_key(const Position *pos)
+{
+    uint64_t key = pos->side == SIDE_BLACK ? side_key : 0;
+    for (int c = 0; c < 64; c++) key ^= height_keys[c][CBOARD(pos)->height[c] + 15];
+    return key;
+}
+
+/* ---------------------------------------------------------------- generation */
+
+static inline void add_move(Move *list, int *count, int kind, int from, int to, uint64_t taken)
+{
+    Move *m = &list[(*count)++];
+    memset(m, 0, sizeof *m);
+    m->kind = (uint8_t)kind;
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->bits = taken;
+    m->flags = taken ? MOVE_NOISY : 0;
+}
+
+static int generate_moves(const CollapseRules *r, const Position *pos, Move *list, bool noisy_only)
+{
+    const CollapseBoard *b = CBOARD(pos);
+    int us = pos->side, them = us ^ 1, count = 0;
+    if (!noisy_only) {
+        /* builds: every run of two or more own singles, gathered onto either end */
+        for (uint64_t s = b->singles[us]; s;) {
+            int from = pop_lowest(&s);
+            for (int d = 0; d < 8; d++) {
+                int cell = from;
+                for (int n = 0; n < room[d][from]; n++) {
+                    cell += step_of(d);
+                    if (!(b->singles[us] & BIT(cell))) break;
+                    add_move(list, &count, BUILD, from, cell, 0);
+                }
+            }
+        }
+    }
+    /* collapses: the base stays, one pawn on each of the next h-1 cells */
+    for (uint64_t s = b->occupied[us] & ~b->singles[us]; s;) {
+        int from = pop_lowest(&s);
+        int h = own_height(b->height[from], us);
+        for (int d = 0; d < 8; d++) {
+            if (room[d][from] < h - 1) continue;
+            int cell = from, step = step_of(d);
+            uint64_t taken = 0;
+            bool legal = true;
+            for (int n = 1; n < h && legal; n++) {
+                cell += step;
+                int there = own_height(b->height[cell], us);
+                if (there > 1)
+                    legal = false; /* never onto an own stack */
+                else if (there < 0) {
+                    if (r->rapid)
+                        taken |= BIT(cell);
+                    else
+                        legal = false; /* never onto an enemy pawn in the plain game */
+                }
+            }
+            if (!legal) continue;
+            if (!r->rapid && room[d][from] >= h && (b->occupied[them] & BIT(cell + step))) taken = BIT(cell + step);
+            if (!noisy_only || taken) add_move(list, &count, COLLAPSE, from, cell, taken);
+        }
+    }
+    return count;
+}
+
+static int ecroulement_generate(const Variant *v, const Position *pos, Move *list)
+{
+    return generate_moves(RULES(v), pos, list, false);
+}
+
+static int ecroulement_generate_noisy(const Variant *v, const Position *pos, Move *list, bool *forced)
+{
+    const CollapseBoard *b = CBOARD(pos);
+    int n = generate_moves(RULES(v), pos, list, true);
+    /* a side without pawns has lost: make the quiescence see the end */
+    *forced = b->occupied[pos->side] == 0;
+    return n;
+}
+
+/* ---------------------------------------------------------------- make */
+
+static int direction_between(int from, int to, int *steps)
+{
+    int df = (to & 7) - (from & 7), dr = (to >> 3) - (from >> 3);
+    int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
+    *steps = abs(df) > abs(dr) ? abs(df) : abs(dr);
+    for (int d = 0; d < 8; d++)
+        if (file_steps[d] == sf && row_steps[d] == sr) return d;
+    return 0;
+}
+
+static void ecroulement_make_move(const Variant *v, const Position *pos, const Move *m, Position *out)
+{
+    memcpy(out, pos, offsetof(Position, board) + sizeof(CollapseBoard));
+    CollapseBoard *b = BOARD(out);
+    int us = pos->side, sign = us == SIDE_WHITE ? 1 : -1;
+    uint64_t key = out->key;
+    int steps, d = direction_between(m->from, m->to, &steps), step = step_of(d);
+    if (m->kind == BUILD) {
+        for (int n = 0; n < steps; n++) set_height(b, &key, m->from + n * step, 0);
+        set_height(b, &key, m->to, sign * (steps + 1));
+    } else {
+        int h = own_height(b->height[m->from], us);
+        set_height(b, &key, m->from, sign);
+        for (int n = 1; n < h; n++) {
+            int cell = m->from + n * step;
+            int there = own_height(b->height[cell], us);
+            set_height(b, &key, cell, sign * (there == 1 ? 2 : 1)); /* an own single becomes a muret */
+        }
+        if (m->bits && !RULES(v)->rapid) {
+            int cell = m->from + h * step;
+            int there = b->height[cell];
+            set_height(b, &key, cell, there > 0 ? there - 1 : there + 1); /* the top pawn is taken */
+        }
+    }
+    out->key = key ^ side_key;
+    out->side = (uint8_t)(us ^ 1);
+    out->reversible_plies = m->bits ? 0 : (uint16_t)(pos->reversible_plies + 1);
+}
+
+/* ---------------------------------------------------------------- end, draws */
+
+static const char *ecroulement_game_end(const Variant *v, const Position *pos, int *winner)
+{
+    (void)v;
+    *winner = pos->side ^ 1;
+    return CBOARD(pos)->occupied[pos->side] ? "no legal move" : "no pawns left";
+}
+
+static const char *ecroulement_counter_draw(const Variant *v, const Position *pos)
+{
+    (void)v, (void)pos;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- evaluation */
+
+typedef struct {
+    int pawns, mobility, threatened, tallest;
+} CollapseTerms;
+
+/* Pawns, moves available, and enemy pawns this side's collapses reach. */
+static void collapse_terms(const CollapseRules *r, const CollapseBoard *b, int side, CollapseTerms *t)
+{
+    memset(t, 0, sizeof *t);
+    int them = side ^ 1;
+    for (uint64_t s = b->occupied[side]; s;) {
+        int c = pop_lowest(&s);
+        int h = own_height(b->height[c], side);
+        t->pawns += h;
+        if (h > t->tallest) t->tallest = h;
+    }
+    /* builds: pairs of own singles side by side, each counted once per direction pair */
+    for (uint64_t s = b->singles[side]; s;) {
+        int c = pop_lowest(&s);
+        for (int d = 0; d < 4; d++)
+            if (room[d][c] && (b->singles[side] & BIT(c + step_of(d)))) t->mobility += 2;
+    }
+    for (uint64_t s = b->occupied[side] & ~b->singles[side]; s;) {
+        int c = pop_lowest(&s);
+        int h = own_height(b->height[c], side);
+        for (int d = 0; d < 8; d++) {
+            if (room[d][c] < h - 1) continue;
+            int cell = c;
+            bool legal = true;
+            int reached = 0;
+            for (int n = 1; n < h && legal; n++) {
+                cell += step_of(d);
+                int there = own_height(b->height[cell], side);
+                if (there > 1 || (there < 0 && !r->rapid)) legal = false;
+                if (there < 0) reached += -there;
+            }
+            if (!legal) continue;
+            t->mobility++;
+            if (!r->rapid && room[d][c] >= h && (b->occupied[them] & BIT(cell + step_of(d)))) reached++;
+            t->threatened += reached;
+        }
+    }
+}
+
+static int ecroulement_evaluate(const Variant *v, const Position *pos)
+{
+    const CollapseRules *r = RULES(v);
+    const CollapseBoard *b = CBOARD(pos);
+    CollapseTerms mine, theirs;
+    collapse_terms(r, b, pos->side, &mine);
+    collapse_terms(r, b, pos->side ^ 1, &theirs);
+    int score = 100 * (mine.pawns - theirs.pawns) + 6 * (mine.mobility - theirs.mobility);
+    /* the side to move cashes its threats first; the opponent's are only dangers */
+    score += 25 * mine.threatened - 15 * theirs.threatened;
+    /* a side almost out of moves is close to losing */
+    if (theirs.mobility <= 2) score += 150 * (3 - theirs.mobility);
+    if (mine.mobility <= 2) score -= 150 * (3 - mine.mobility);
+    return score;
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void cell_name(int cell, char *out)
+{
+    out[0] = (char)('a' + (cell & 7));
+    out[1] = (char)('1' + (cell >> 3));
+    out[2] = 0;
+}
+
+static void ecroulement_format_move(const Variant *v, const Position *pos, const Move *m, char *out, size_t len)
+{
+    (void)v, (void)pos;
+    char from[3], to[3];
+    cell_name(m->from, from);
+    cell_name(m->to, to);
+    snprintf(out, len, "%s%c%s", from, m->bits ? 'x' : '-', to);
+}
+
+static int parse_cell(const char *t)
+{
+    if (t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8') return -1;
+    return (t[0] - 'a') + 8 * (t[1] - '1');
+}
+
+static int ecroulement_parse_move(const Variant *v, const Position *pos, const char *text, const Move *legal,
+                                  int count, char *err, size_t errlen)
+{
+    (void)v, (void)pos;
+    if (strlen(text) != 5 || (text[2] != '-' && text[2] != 'x')) {
+        snprintf(err, errlen, "bad move '%.40s' (expected from-to or fromxto)", text);
+        return -1;
+    }
+    int from = parse_cell(text), to = parse_cell(text + 3);
+    if (from < 0 || to < 0) {
+        snprintf(err, errlen, "bad cell in move '%s'", text);
+        return -1;
+    }
+    for (int i = 0; i < count; i++)
+        if (legal[i].from == from && legal[i].to == to) return i;
+    snprintf(err, errlen, "illegal move '%s'", text);
+    return -1;
+}
+
+static bool fen_fail(char *err, size_t errlen, const char *what, const char *where)
+{
+    snprintf(err, errlen, "bad FEN: %s at '%.20s'", what, where);
+    return false;
+}
+
+static bool ecroulement_parse_fen(const Variant *v, const char *text, Position *out, char *err, size_t errlen)
+{
+    (void)v;
+    Position pos;
+    memset(&pos, 0, sizeof pos);
+    CollapseBoard *b = BOARD(&pos);
+    uint64_t ignored = 0;
+    int pawns[2] = {0, 0};
+    const char *p = text;
+    while (*p == ' ') p++;
+    for (int row = 7; row >= 0; row--) {
+        int file = 0;
+        while (*p && *p != '/' && *p != ' ') {
+            if (*p >= '1' && *p <= '8') {
+                file += *p++ - '0';
+                if (file > 8) return fen_fail(err, errlen, "row too long", p - 1);
+                continue;
+            }
+            if (*p != 'W' && *p != 'B') return fen_fail(err, errlen, "unknown piece (W, B, W(n), B(n))", p);
+            if (file > 7) return fen_fail(err, errlen, "row too long", p);
+            int side = *p == 'W' ? SIDE_WHITE : SIDE_BLACK, h = 1;
+            const char *start = p++;
+            if (*p == '(') {
+                p++;
+                if (!isdigit((unsigned char)*p)) return fen_fail(err, errlen, "bad stack height", start);
+                h = 0;
+                while (isdigit((unsigned char)*p) && h < 100) h = h * 10 + (*p++ - '0');
+                if (*p != ')') return fen_fail(err, errlen, "bad stack height", start);
+                p++;
+                if (h < 1 || h > PAWNS_EACH) return fen_fail(err, errlen, "a stack holds 1 to 15 pawns", start);
+            }
+            set_height(b, &ignored, file + 8 * row, side == SIDE_WHITE ? h : -h);
+            pawns[side] += h;
+            file++;
+        }
+        if (file != 8) return fen_fail(err, errlen, "row too short", p);
+        if (row > 0) {
+            if (*p != '/') return fen_fail(err, errlen, "expected '/'", p);
+            p++;
+        }
+    }
+    if (pawns[0] > PAWNS_EACH || pawns[1] > PAWNS_EACH)
+        return fen_fail(err, errlen, "more than 15 pawns for a side", text);
+    while (*p == ' ') p++;
+    if ((*p != 'w' && *p != 'b') || (p[1] && p[1] != ' ')) return fen_fail(err, errlen, "side must be w or b", p);
+    pos.side = *p == 'w' ? SIDE_WHITE : SIDE_BLACK;
+    p++;
+    while (*p == ' ') p++;
+    if (*p) return fen_fail(err, errlen, "unexpected text", p);
+    pos.key = compute_key(&pos);
+    *out = pos;
+    return true;
+}
+
+static void ecroulement_format_fen(const Variant *v, const Position *pos, char *out, size_t len)
+{
+    (void)v;
+    const CollapseBoard *b = CBOARD(pos);
+    size_t used = 0;
+    for (int row = 7; row >= 0 && used < len; row--) {
+        int empty = 0;
+        for (int file = 0; file < 8 && used < len; file++) {
+            int h = b->height[file + 8 * row];
+            if (!h) {
+                empty++;
+                continue;
+            }
+            if (empty) used += (size_t)snprintf(out + used, len - used, "%d", empty), empty = 0;
+            char letter = h > 0 ? 'W' : 'B';
+            if (used >= len) break;
+            if (abs(h) == 1)
+                used += (size_t)snprintf(out + used, len - used, "%c", letter);
+            else
+                used += (size_t)snprintf(out + used, len - used, "%c(%d)", letter, abs(h));
+        }
+        if (empty && used < len) used += (size_t)snprintf(out + used, len - used, "%d", empty);
+        if (row && used < len) used += (size_t)snprintf(out + used, len - used, "/");
+    }
+    if (used < len) snprintf(out + used, len - used, " %c", pos->side == SIDE_WHITE ? 'w' : 'b');
+}
+
+static void ecroulement_print_board(const Variant *v, const Position *pos, char *out, size_t len)
+{
+    (void)v;
+    const CollapseBoard *b = CBOARD(pos);
+    size_t used = 0;
+    for (int row = 7; row >= 0 && used < len; row--) {
+        used += (size_t)snprintf(out + used, len - used, " %d ", row + 1);
+        for (int file = 0; file < 8 && used < len; file++) {
+            int h = b->height[file + 8 * row];
+            char cell[8] = " .";
+            if (h) snprintf(cell, sizeof cell, "%c%d", h > 0 ? 'W' : 'B', abs(h));
+            used += (size_t)snprintf(out + used, len - used, " %3s", cell);
+        }
+        if (used < len) used += (size_t)snprintf(out + used, len - used, "\n");
+    }
+    if (used < len) used += (size_t)snprintf(out + used, len - used, "      a   b   c   d   e   f   g   h\n");
+    if (used < len) snprintf(out + used, len - used, "%s to move\n", pos->side == SIDE_WHITE ? "White" : "Black");
+}
+
+/* ---------------------------------------------------------------- variants */
+
+/* positions reached by seeded random play from the start (10 and 24 plies) */
+static const char *const plain_bench[] = {
+    "5B(3)B1/4B(2)BBB(2)/6BB/6BB/1W5B/W(2)7/WW(2)W(3)W4/WW1W(2)W3 w",
+    "4BBB1/4BBB(3)B(2)/4BB1B(2)/8/1W(2)W4B/W(2)1W5/W(2)W1W4/W2W(2)W(2)3 w",
+    NULL,
+};
+static const char *const rapid_bench[] = {
+    "3B3B(4)/4BB(2)B1/5B(2)B1/W(5)3B1B1/3B4/1WW(2)5/1WW(2)W(2)4/2WW4 w",
+    "4B(2)B(2)B(2)1/4B1B(2)1/5B(2)B1/W3B(2)1B1/W7/WWWW4/WWW(2)W4/W1WWW3 w",
+    NULL,
+};
+
+#define COLLAPSE_VARIANT(NAME, RULES_TABLE, BENCH)                                                                  \
+    {                                                                                                     \
+        .name = NAME, .cols = 8, .rows = 8, .start_fen = "3BBBBB/4BBBB/5BBB/W5BB/WW5B/WWW5/WWWW4/WWWWW3 w",   \
+        .rules = &RULES_TABLE, .parse_fen = ecroulement_parse_fen, .format_fen = ecroulement_format_fen,    \
+        .generate = ecroulement_generate, .generate_noisy = ecroulement_generate_noisy,                   \
+        .make_move = ecroulement_make_move, .evaluate = ecroulement_evaluate,                              \
+        .counter_draw = ecroulement_counter_draw, .game_end = ecroulement_game_end,                        \
+        .format_move = ecroulement_format_move, .parse_move = ecroulement_parse_move,                      \
+        .print_board = ecroulement_print_board, .bench_fens = BENCH, .bench_depth = 6,         \
+        .aspiration_delta = 30,                                                                           \
+    }
+
+const Variant variant_ecroulement = COLLAPSE_VARIANT("ecroulement", rules_plain, plain_bench);
+const Variant variant_ecroulement_rapide = COLLAPSE_VARIANT("ecroulement-rapide", rules_rapid, rapid_bench);
