@@ -3,6 +3,7 @@
 #include "games/draughts.h"
 #include "games/ecroulement.h"
 #include "games/gounki.h"
+#include "games/tawol.h"
 
 #include <string.h>
 
@@ -14,6 +15,7 @@ static const Variant *const registry[] = {
     &variant_russian,
     &variant_brazilian,
     &variant_international,
+    &variant_tawol,
 };
 
 #define VARIANT_COUNT (int)(sizeof registry / sizeof registry[0])
@@ -42,4 +44,5 @@ void games_init(void)
     draughts_init();
     gounki_init();
     ecroulement_init();
+    tawol_init();
 }

@@ -6,11 +6,12 @@ import time
 from harness import check, test
 
 VARIANTS = ["checkers", "russian", "brazilian", "international"]
-ALL_VARIANTS = ["gounki", "ecroulement", "ecroulement-rapide"] + VARIANTS
+ALL_VARIANTS = ["gounki", "ecroulement", "ecroulement-rapide"] + VARIANTS + ["tawol"]
 START = {
     "gounki": "rsrsrsrs/srsrsrsr/8/8/8/8/RSRSRSRS/SRSRSRSR w",
     "ecroulement": "3BBBBB/4BBBB/5BBB/W5BB/WW5B/WWW5/WWWW4/WWWWW3 w",
     "ecroulement-rapide": "3BBBBB/4BBBB/5BBB/W5BB/WW5B/WWW5/WWWW4/WWWWW3 w",
+    "tawol": "tttttttt/babababa/3ba3/8/8/3AB3/ABABABAB/TTTTTTTT w",
     "checkers": "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
     "russian": "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
     "brazilian": "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",

@@ -1,0 +1,532 @@
+/*
+ * tawol.c — Tawôl, towers and collared pawns on three levels (RULES.md section 4).
+ *
+ * Board: 64 cells, index = file + 8 · row (a1 = 0), one byte each:
+ *   bits 0-1  the lower piece's type (0 none, TOWER, ONE_COLLAR, TWO_COLLAR)
+ *   bit  2    the lower piece is black
+ *   bits 3-4  the upper piece's type (0 none, or a pawn type); it is always of the other colour,
+ *             since no piece ever stands on its own colour.
+ * A pawn with an upper enemy pawn is blocked; a tower with an upper enemy pawn is taken.
+ *
+ * The seed lost the piece list, setup and movement tables; RULES.md fills them. Those
+ * fillings live in one place each, marked FILLED-IN, so later options can vary them:
+ * the setup (TAWOL_START_FEN), the reach of each pawn (pawn_reach) and the tower's
+ * movement (tower_moves).
+ */
+#include "tawol.h"
+
+#include "../bitops.h"
+#include "../zobrist.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NONE = 0, TOWER = 1, ONE_COLLAR = 2, TWO_COLLAR = 3 };
+enum { LOWER_BLACK = 4 };
+
+/* FILLED-IN (RULES.md section 4): the setup. */
+#define TAWOL_START_FEN "tttttttt/babababa/3ba3/8/8/3AB3/ABABABAB/TTTTTTTT w"
+/* FILLED-IN: how many pieces of each type a side has (FEN validation). */
+static const int pieces_each[4] = {0, 8, 5, 5};
+
+/* FILLED-IN: a pawn with c collars has reach c. */
+static inline int pawn_reach(int type) { return type == TWO_COLLAR ? 2 : 1; }
+
+typedef struct {
+    uint8_t cells[64];
+} TawolBoard;
+
+_Static_assert(sizeof(TawolBoard) <= sizeof(((Position *)0)->board), "board area too small");
+
+#define BOARD(p) ((TawolBoard *)(p)->board)
+#define CBOARD(p) ((const TawolBoard *)(p)->board)
+
+static inline int lower_type(uint8_t c) { return c & 3; }
+static inline int lower_side(uint8_t c) { return (c & LOWER_BLACK) ? SIDE_BLACK : SIDE_WHITE; }
+static inline int upper_type(uint8_t c) { return (c >> 3) & 3; }
+static inline int upper_side(uint8_t c) { return lower_side(c) ^ 1; }
+static inline uint8_t single_piece(int side, int type) { return (uint8_t)(type | (side == SIDE_BLACK ? LOWER_BLACK : 0)); }
+static inline uint8_t with_upper(uint8_t lower, int type) { return (uint8_t)((lower & 7) | type << 3); }
+/* A piece that can be attacked: a free pawn (nothing on it) or an untaken tower. */
+static inline bool attackable(uint8_t c, int attacker)
+{
+    return c && !upper_type(c) && lower_side(c) != attacker;
+}
+
+static const int file_steps[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+static const int row_steps[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+static int8_t room[8][64];
+static uint64_t cell_keys[64][32];
+static uint64_t side_key;
+
+void tawol_init(void)
+{
+    for (int d = 0; d < 8; d++)
+        for (int c = 0; c < 64; c++) {
+            int f = c & 7, r = c >> 3, n = 0;
+            while (f + file_steps[d] * (n + 1) >= 0 && f + file_steps[d] * (n + 1) < 8 &&
+                   r + row_steps[d] * (n + 1) >= 0 && r + row_steps[d] * (n + 1) < 8)
+                n++;
+            room[d][c] = (int8_t)n;
+        }
+    ZobristStream zs = {0x7A401ull};
+    for (int c = 0; c < 64; c++)
+        for (int k = 0; k < 32; k++) cell_keys[c][k] = zobrist_next(&zs);
+    side_key = zobrist_next(&zs);
+}
+
+static inline int step_of(int d) { return file_steps[d] + 8 * row_steps[d]; }
+
+static uint64_t compute_key(const Position *pos)
+{
+    uint64_t key = pos->side == SIDE_BLACK ? side_key : 0;
+    for (int c = 0; c < 64; c++)
+        if (CBOARD(pos)->cells[c]) key ^= cell_keys[c][CBOARD(pos)->cells[c] & 31];
+    return key;
+}
+
+/* ---------------------------------------------------------------- counting */
+
+typedef struct {
+    int blocked_by[2];       /* enemy pawns that side s's pawns stand on */
+    int pawns[2];            /* all pawns of a side, wherever they are */
+    int on_towers[2];        /* a side's pawns standing on enemy towers */
+    int towers[2], taken[2]; /* a side's towers, and how many of them are taken */
+} TawolCounts;
+
+static void count_pieces(const TawolBoard *b, TawolCounts *n)
+{
+    memset(n, 0, sizeof *n);
+    for (int c = 0; c < 64; c++) {
+        uint8_t cell = b->cells[c];
+        if (!cell) continue;
+        int low = lower_side(cell), up = upper_side(cell);
+        if (lower_type(cell) == TOWER) {
+            n->towers[low]++;
+            if (upper_type(cell)) n->taken[low]++, n->on_towers[up]++, n->pawns[up]++;
+        } else {
+            n->pawns[low]++;
+            if (upper_type(cell)) n->blocked_by[up]++, n->pawns[up]++;
+        }
+    }
+}
+
+/* Pawns of `side` not standing on enemy towers. */
+static inline int available(const TawolCounts *n, int side) { return n->pawns[side] - n->on_towers[side]; }
+
+static bool all_towers_taken(const TawolCounts *n, int side) { return n->towers[side] > 0 && n->taken[side] == n->towers[side]; }
+
+/* ---------------------------------------------------------------- generation */
+
+typedef struct {
+    Move *list;
+    int count;
+    int blocking;        /* enemy pawns the mover blocks now */
+    int limit;           /* the most it may block: floor(available(enemy) / 2) */
+    bool must_release;   /* over the limit at the start of the turn */
+    bool noisy_only;
+} Generator;
+
+/* change: how the move changes the number of enemy pawns the mover blocks (-1, 0, +1);
+ * releases: the move takes a blocking pawn off an enemy pawn and blocks none. */
+static void add_move(Generator *g, int from, int to, bool attack, int change, bool releases)
+{
+    if (g->must_release ? !releases : g->blocking + change > g->limit) return;
+    if (g->noisy_only && !attack) return;
+    Move *m = &g->list[g->count++];
+    memset(m, 0, sizeof *m);
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->flags = attack ? MOVE_NOISY : 0;
+}
+
+/* FILLED-IN: a tower steps one cell, in any of the 8 directions, to an empty cell; it never attacks. */
+static void tower_moves(Generator *g, const TawolBoard *b, int from)
+{
+    for (int d = 0; d < 8; d++)
+        if (room[d][from] && !b->cells[from + step_of(d)]) add_move(g, from, from + step_of(d), false, 0, false);
+}
+
+/* A pawn of `side` with `reach` leaving `from`; where says what it stands on now. */
+enum { ON_BOARD, ON_PAWN, ON_TOWER };
+static void pawn_moves(Generator *g, const TawolBoard *b, int side, int from, int reach, int where)
+{
+    int leaving = where == ON_PAWN ? -1 : 0;
+    for (int d = 0; d < 8; d++) {
+        if (room[d][from] < 1) continue;
+        int cell = from;
+        for (int k = 1; k <= reach && k <= room[d][from]; k++) {
+            cell += step_of(d);
+            uint8_t target = b->cells[cell];
+            if (!target) {
+                /* down to an empty cell: not from a tower ("de tour en tour" only) */
+                if (where != ON_TOWER) add_move(g, from, cell, false, leaving, where == ON_PAWN);
+                continue;
+            }
+            /* an attack goes exactly the full reach, over empty cells only */
+            if (k == reach && attackable(target, side)) {
+                bool tower = lower_type(target) == TOWER;
+                if (where == ON_TOWER && !tower) break;
+                add_move(g, from, cell, true, leaving + (tower ? 0 : 1), where == ON_PAWN && tower);
+            }
+            break;
+        }
+    }
+}
+
+static int generate_moves(const Position *pos, Move *list, bool noisy_only)
+{
+    const TawolBoard *b = CBOARD(pos);
+    int us = pos->side, them = us ^ 1;
+    TawolCounts n;
+    count_pieces(b, &n);
+    if (all_towers_taken(&n, us) || all_towers_taken(&n, them)) return 0;
+    Generator g = {list, 0, n.blocked_by[us], available(&n, them) / 2, false, noisy_only};
+    g.must_release = g.blocking > g.limit;
+    for (int c = 0; c < 64; c++) {
+        uint8_t cell = b->cells[c];
+        if (!cell) continue;
+        if (upper_type(cell)) {
+            if (upper_side(cell) != us) continue; /* our blocked pawn or taken tower: it cannot move */
+            pawn_moves(&g, b, us, c, pawn_reach(upper_type(cell)), lower_type(cell) == TOWER ? ON_TOWER : ON_PAWN);
+        } else if (lower_side(cell) == us) {
+            if (lower_type(cell) == TOWER)
+                tower_moves(&g, b, c);
+            else
+                pawn_moves(&g, b, us, c, pawn_reach(lower_type(cell)), ON_BOARD);
+        }
+    }
+    return g.count;
+}
+
+static int tawol_generate(const Variant *v, const Position *pos, Move *list)
+{
+    (void)v;
+    return generate_moves(pos, list, false);
+}
+
+static int tawol_generate_noisy(const Variant *v, const Position *pos, Move *list, bool *forced)
+{
+    (void)v;
+    TawolCounts n;
+    count_pieces(CBOARD(pos), &n);
+    if (all_towers_taken(&n, pos->side) || all_towers_taken(&n, pos->side ^ 1)) {
+        *forced = true;
+        return 0;
+    }
+    *forced = false;
+    return generate_moves(pos, list, true);
+}
+
+/* ---------------------------------------------------------------- make */
+
+static void set_cell(TawolBoard *b, uint64_t *key, int cell, uint8_t value)
+{
+    if (b->cells[cell]) *key ^= cell_keys[cell][b->cells[cell] & 31];
+    b->cells[cell] = value;
+    if (value) *key ^= cell_keys[cell][value & 31];
+}
+
+static void tawol_make_move(const Variant *v, const Position *pos, const Move *m, Position *out)
+{
+    (void)v;
+    memcpy(out, pos, offsetof(Position, board) + sizeof(TawolBoard));
+    TawolBoard *b = BOARD(out);
+    uint64_t key = out->key;
+    uint8_t from = b->cells[m->from], target = b->cells[m->to];
+    int side = pos->side, type;
+    bool from_tower = false;
+    if (upper_type(from)) {
+        type = upper_type(from);
+        from_tower = lower_type(from) == TOWER;
+        set_cell(b, &key, m->from, (uint8_t)(from & 7)); /* the piece below is free again */
+    } else {
+        type = lower_type(from);
+        set_cell(b, &key, m->from, 0);
+    }
+    bool onto_tower = target && lower_type(target) == TOWER;
+    set_cell(b, &key, m->to, target ? with_upper(target, type) : single_piece(side, type));
+    out->key = key ^ side_key;
+    out->side = (uint8_t)(side ^ 1);
+    /* a pawn that climbs onto a tower from elsewhere never comes down: that cannot be undone */
+    out->reversible_plies = (onto_tower && !from_tower) ? 0 : (uint16_t)(pos->reversible_plies + 1);
+}
+
+/* ---------------------------------------------------------------- end */
+
+static const char *tawol_game_end(const Variant *v, const Position *pos, int *winner)
+{
+    (void)v;
+    TawolCounts n;
+    count_pieces(CBOARD(pos), &n);
+    if (all_towers_taken(&n, pos->side)) {
+        *winner = pos->side ^ 1;
+        return "all towers taken";
+    }
+    if (all_towers_taken(&n, pos->side ^ 1)) {
+        *winner = pos->side;
+        return "all towers taken";
+    }
+    *winner = pos->side ^ 1;
+    return "no legal move";
+}
+
+static const char *tawol_counter_draw(const Variant *v, const Position *pos)
+{
+    (void)v, (void)pos;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- evaluation */
+
+/* Untaken enemy towers a free pawn of `side` at `from` attacks next move (exact reach, clear path). */
+static int tower_attacks(const TawolBoard *b, int side, int from, int reach, bool only_towers)
+{
+    int hits = 0;
+    for (int d = 0; d < 8; d++) {
+        if (room[d][from] < reach) continue;
+        int cell = from;
+        bool clear = true;
+        for (int k = 1; k < reach && clear; k++) {
+            cell += step_of(d);
+            clear = !b->cells[cell];
+        }
+        if (!clear) continue;
+        uint8_t target = b->cells[cell + step_of(d)];
+        if (attackable(target, side) && (lower_type(target) == TOWER || !only_towers)) hits++;
+    }
+    return hits;
+}
+
+static int side_score(const TawolBoard *b, const TawolCounts *n, int side)
+{
+    int them = side ^ 1, score = 0;
+    score += 300 * n->taken[them];                 /* enemy towers we hold */
+    score += 60 * n->blocked_by[side];             /* enemy pawns we block */
+    score += 40 * (n->pawns[side] - n->on_towers[side] - n->blocked_by[them]); /* our pawns still free */
+    for (int c = 0; c < 64; c++) {
+        uint8_t cell = b->cells[c];
+        int type = 0;
+        bool free_pawn = false;
+        if (upper_type(cell) && upper_side(cell) == side)
+            type = upper_type(cell), free_pawn = lower_type(cell) != TOWER;
+        else if (cell && !upper_type(cell) && lower_side(cell) == side && lower_type(cell) != TOWER)
+            type = lower_type(cell), free_pawn = true;
+        if (!type) continue;
+        int reach = pawn_reach(type);
+        /* a pawn on a tower can only hop to another tower; a free one threatens towers and pawns */
+        score += 45 * tower_attacks(b, side, c, reach, true);
+        if (free_pawn) score += 10 * tower_attacks(b, side, c, reach, false);
+    }
+    return score;
+}
+
+static int tawol_evaluate(const Variant *v, const Position *pos)
+{
+    (void)v;
+    const TawolBoard *b = CBOARD(pos);
+    TawolCounts n;
+    count_pieces(b, &n);
+    int us = pos->side;
+    int score = side_score(b, &n, us) - side_score(b, &n, us ^ 1);
+    /* a tower short of the last: the race to take the final towers decides the game */
+    if (n.towers[us ^ 1] - n.taken[us ^ 1] == 1) score += 200;
+    if (n.towers[us] - n.taken[us] == 1) score -= 200;
+    return score;
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void cell_name(int cell, char *out)
+{
+    out[0] = (char)('a' + (cell & 7));
+    out[1] = (char)('1' + (cell >> 3));
+    out[2] = 0;
+}
+
+static void tawol_format_move(const Variant *v, const Position *pos, const Move *m, char *out, size_t len)
+{
+    (void)v, (void)pos;
+    char from[3], to[3];
+    cell_name(m->from, from);
+    cell_name(m->to, to);
+    snprintf(out, len, "%s%c%s", from, (m->flags & MOVE_NOISY) ? 'x' : '-', to);
+}
+
+static int parse_cell(const char *t)
+{
+    if (t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8') return -1;
+    return (t[0] - 'a') + 8 * (t[1] - '1');
+}
+
+static int tawol_parse_move(const Variant *v, const Position *pos, const char *text, const Move *legal, int count,
+                            char *err, size_t errlen)
+{
+    (void)v, (void)pos;
+    if (strlen(text) != 5 || (text[2] != '-' && text[2] != 'x')) {
+        snprintf(err, errlen, "bad move '%.40s' (expected from-to or fromxto)", text);
+        return -1;
+    }
+    int from = parse_cell(text), to = parse_cell(text + 3);
+    if (from < 0 || to < 0) {
+        snprintf(err, errlen, "bad cell in move '%s'", text);
+        return -1;
+    }
+    for (int i = 0; i < count; i++)
+        if (legal[i].from == from && legal[i].to == to) return i;
+    snprintf(err, errlen, "illegal move '%s'", text);
+    return -1;
+}
+
+static const char piece_letters[2][4] = {{0, 'T', 'A', 'B'}, {0, 't', 'a', 'b'}};
+
+static bool letter_piece(char c, int *side, int *type)
+{
+    for (int s = 0; s < 2; s++)
+        for (int t = 1; t < 4; t++)
+            if (piece_letters[s][t] == c) {
+                *side = s, *type = t;
+                return true;
+            }
+    return false;
+}
+
+static bool fen_fail(char *err, size_t errlen, const char *what, const char *where)
+{
+    snprintf(err, errlen, "bad FEN: %s at '%.20s'", what, where);
+    return false;
+}
+
+static bool tawol_parse_fen(const Variant *v, const char *text, Position *out, char *err, size_t errlen)
+{
+    (void)v;
+    Position pos;
+    memset(&pos, 0, sizeof pos);
+    TawolBoard *b = BOARD(&pos);
+    int counts[2][4] = {{0}};
+    const char *p = text;
+    while (*p == ' ') p++;
+    for (int row = 7; row >= 0; row--) {
+        int file = 0;
+        while (*p && *p != '/' && *p != ' ') {
+            if (*p >= '1' && *p <= '8') {
+                file += *p++ - '0';
+                if (file > 8) return fen_fail(err, errlen, "row too long", p - 1);
+                continue;
+            }
+            if (file > 7) return fen_fail(err, errlen, "row too long", p);
+            int side, type;
+            uint8_t cell;
+            if (*p == '[') {
+                const char *start = p;
+                int up_side, up_type;
+                if (!letter_piece(p[1], &side, &type) || !letter_piece(p[2], &up_side, &up_type) || p[3] != ']')
+                    return fen_fail(err, errlen, "a two-level cell is [lower upper], e.g. [tA]", start);
+                if (up_type == TOWER) return fen_fail(err, errlen, "a tower never stands on a piece", start);
+                if (up_side == side) return fen_fail(err, errlen, "a piece never stands on its own colour", start);
+                cell = with_upper(single_piece(side, type), up_type);
+                counts[up_side][up_type]++;
+                p += 4;
+            } else {
+                if (!letter_piece(*p, &side, &type)) return fen_fail(err, errlen, "unknown piece", p);
+                cell = single_piece(side, type);
+                p++;
+            }
+            counts[side][type]++;
+            b->cells[file + 8 * row] = cell;
+            file++;
+        }
+        if (file != 8) return fen_fail(err, errlen, "row too short", p);
+        if (row > 0) {
+            if (*p != '/') return fen_fail(err, errlen, "expected '/'", p);
+            p++;
+        }
+    }
+    for (int s = 0; s < 2; s++)
+        for (int t = 1; t < 4; t++)
+            if (counts[s][t] > pieces_each[t]) return fen_fail(err, errlen, "more pieces of a kind than a side has", text);
+    while (*p == ' ') p++;
+    if ((*p != 'w' && *p != 'b') || (p[1] && p[1] != ' ')) return fen_fail(err, errlen, "side must be w or b", p);
+    pos.side = *p == 'w' ? SIDE_WHITE : SIDE_BLACK;
+    p++;
+    while (*p == ' ') p++;
+    if (*p) return fen_fail(err, errlen, "unexpected text", p);
+    pos.key = compute_key(&pos);
+    *out = pos;
+    return true;
+}
+
+static void cell_text(uint8_t cell, char *out)
+{
+    if (!upper_type(cell)) {
+        out[0] = piece_letters[lower_side(cell)][lower_type(cell)];
+        out[1] = 0;
+    } else {
+        out[0] = '[';
+        out[1] = piece_letters[lower_side(cell)][lower_type(cell)];
+        out[2] = piece_letters[upper_side(cell)][upper_type(cell)];
+        out[3] = ']';
+        out[4] = 0;
+    }
+}
+
+static void tawol_format_fen(const Variant *v, const Position *pos, char *out, size_t len)
+{
+    (void)v;
+    const TawolBoard *b = CBOARD(pos);
+    size_t used = 0;
+    for (int row = 7; row >= 0 && used < len; row--) {
+        int empty = 0;
+        for (int file = 0; file < 8 && used < len; file++) {
+            uint8_t cell = b->cells[file + 8 * row];
+            if (!cell) {
+                empty++;
+                continue;
+            }
+            char text[8];
+            cell_text(cell, text);
+            if (empty) used += (size_t)snprintf(out + used, len - used, "%d", empty), empty = 0;
+            if (used < len) used += (size_t)snprintf(out + used, len - used, "%s", text);
+        }
+        if (empty && used < len) used += (size_t)snprintf(out + used, len - used, "%d", empty);
+        if (row && used < len) used += (size_t)snprintf(out + used, len - used, "/");
+    }
+    if (used < len) snprintf(out + used, len - used, " %c", pos->side == SIDE_WHITE ? 'w' : 'b');
+}
+
+static void tawol_print_board(const Variant *v, const Position *pos, char *out, size_t len)
+{
+    (void)v;
+    const TawolBoard *b = CBOARD(pos);
+    size_t used = 0;
+    for (int row = 7; row >= 0 && used < len; row--) {
+        used += (size_t)snprintf(out + used, len - used, " %d ", row + 1);
+        for (int file = 0; file < 8 && used < len; file++) {
+            uint8_t cell = b->cells[file + 8 * row];
+            char text[8] = ".";
+            if (cell) cell_text(cell, text);
+            used += (size_t)snprintf(out + used, len - used, " %-4s", text);
+        }
+        if (used < len) used += (size_t)snprintf(out + used, len - used, "\n");
+    }
+    if (used < len) used += (size_t)snprintf(out + used, len - used, "    a    b    c    d    e    f    g    h\n");
+    if (used < len) snprintf(out + used, len - used, "%s to move\n", pos->side == SIDE_WHITE ? "White" : "Black");
+}
+
+/* positions reached by seeded random play from the start (12 and 30 plies) */
+static const char *const tawol_bench[] = {
+    "tttttttt/ba2baba/2a5/2b5/3[Ba]1B2/3A[bA]2A/ABABTB2/TTT1TTTT w",
+    "tttttttt/ba1b2ba/3[Ba]a3/8/3BAB2/B1[bA]4A/A1AT2B1/TT[Ta]1TT[Tb]T w",
+    NULL,
+};
+
+const Variant variant_tawol = {
+    .name = "tawol", .cols = 8, .rows = 8, .start_fen = TAWOL_START_FEN,
+    .parse_fen = tawol_parse_fen, .format_fen = tawol_format_fen,
+    .generate = tawol_generate, .generate_noisy = tawol_generate_noisy,
+    .make_move = tawol_make_move, .evaluate = tawol_evaluate,
+    .counter_draw = tawol_counter_draw, .game_end = tawol_game_end,
+    .format_move = tawol_format_move, .parse_move = tawol_parse_move,
+    .print_board = tawol_print_board, .bench_fens = tawol_bench, .bench_depth = 7, .aspiration_delta = 30,
+};
