@@ -39,7 +39,7 @@ perft-full: donjon
 	python3 tests/run_tests.py --engine ./donjon --only perft --full
 
 bench: donjon
-	./scripts/bench.sh
+	./scripts/bench
 
 clean:
 	rm -rf donjon build

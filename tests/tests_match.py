@@ -1,0 +1,176 @@
+"""tests_match.py — the match runner (scripts/match) and the terminal board (scripts/play):
+statistics against values worked out by hand, self-play in every variant, broken engines."""
+import importlib.util
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+from harness import check, test
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import match_stats as stats  # noqa: E402
+
+VARIANTS = ["gounki", "ecroulement", "ecroulement-rapide", "checkers", "russian", "brazilian", "international",
+            "tawol"]
+
+
+def close(a, b, tolerance):
+    return abs(a - b) <= tolerance
+
+
+@test("match", sanitizers=False)
+def statistics_against_hand_computed_values(ctx):
+    # W60 D20 L20: score 0.70, Elo = -400 log10(1/0.7 - 1) = 147.19
+    mean, var = stats.trinomial(60, 20, 20)
+    check(close(mean, 0.70, 1e-12), mean)
+    # per-game variance: (60*0.3^2 + 20*0.2^2 + 20*0.7^2) / 100 = 0.16
+    check(close(var, 0.16, 1e-12), var)
+    elo, low, high = stats.elo_interval(mean, var, 100)
+    check(close(elo, 147.19, 0.01), elo)
+    # p +/- 1.96*0.04: [0.6216, 0.7784] -> Elo [86.2, 218.3]
+    check(close(low, 86.2, 0.2) and close(high, 218.3, 0.2), (low, high))
+    check(stats.elo_from_score(0.5) == 0.0 and stats.elo_from_score(1.0) == math.inf, "score ends")
+    # LOS for W30 L25: 0.5 (1 + erf(5 / sqrt(110))) = 0.5 (1 + erf(0.47673)); by the series
+    # erf(x) = 2/sqrt(pi) (x - x^3/3 + x^5/10 - x^7/42 + x^9/216) = 0.49982, so LOS = 0.74991
+    check(close(stats.los(30, 25), 0.74991, 1e-4), stats.los(30, 25))
+    check(stats.los(10, 10) == 0.5, "equal wins and losses")
+    # pentanomial [1,2,4,2,1]: mean 0.5, variance (0.25 + 2*0.0625 + 2*0.0625 + 0.25)/10 = 0.075
+    mean, var = stats.pentanomial([1, 2, 4, 2, 1])
+    check(close(mean, 0.5, 1e-12) and close(var, 0.075, 1e-12), (mean, var))
+    # SPRT(0, 10, 0.05, 0.05): bounds -/+ ln(19) = 2.944
+    lower, upper = stats.sprt_bounds(0.05, 0.05)
+    check(close(lower, -2.944, 1e-3) and close(upper, 2.944, 1e-3), (lower, upper))
+    # pairs [0,0,100,300,600]: mean 0.875, variance 0.028125, s0 0.5, s1 0.514387:
+    # LLR = 1000 * 0.014387 * (1.75 - 1.014387) / (2 * 0.028125) = 188.1 -> H1
+    decision, llr = stats.sprt_decision([0, 0, 100, 300, 600], 0, 10, 0.05, 0.05)
+    check(decision == "H1" and close(llr, 188.1, 0.5), (decision, llr))
+    decision, llr = stats.sprt_decision([600, 300, 100, 0, 0], 0, 10, 0.05, 0.05)
+    check(decision == "H0", (decision, llr))
+    decision, llr = stats.sprt_decision([1, 2, 4, 2, 1], 0, 10, 0.05, 0.05)
+    check(decision is None, "10 balanced pairs decide nothing: %s" % llr)
+
+
+def run_match(args, timeout=600):
+    out = tempfile.mkdtemp()
+    pdn, summary = os.path.join(out, "games.pdn"), os.path.join(out, "summary.json")
+    command = [sys.executable, os.path.join(ROOT, "scripts", "match"), "--pdn", pdn, "--json", summary,
+               "--referee", os.path.join(ROOT, "donjon")] + args
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    check(done.returncode == 0, "match failed: %s %s" % (done.stdout[-2000:], done.stderr[-2000:]))
+    with open(summary) as f:
+        report = json.load(f)
+    with open(pdn) as f:
+        records = f.read()
+    return report, records, done.stdout
+
+
+def parse_pdn(text):
+    """Games as dicts of tags plus 'moves' (the movetext words)."""
+    games = []
+    for block in re.split(r"\n\n(?=\[)", text.strip()):
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]$', block, re.M))
+        body = "\n".join(l for l in block.splitlines() if not l.startswith("["))
+        words = [w for w in body.split() if not re.match(r"^\d+\.$", w)]
+        check(words and words[-1] == tags.get("Result"), "movetext must end with the result: %r" % block[-200:])
+        tags["moves"] = words[:-1]
+        games.append(tags)
+    return games
+
+
+@test("match", sanitizers=False)
+def self_play_in_every_variant(ctx):
+    donjon = os.path.join(ROOT, "donjon")
+    for variant in VARIANTS:
+        report, records, _ = run_match(["--engine", donjon, "--depth", "2", "--name", "deep", "--engine", donjon,
+                                        "--depth", "1", "--name", "shallow", "--variant", variant, "--games", "2",
+                                        "--max-plies", "160", "--quiet"])
+        games = parse_pdn(records)
+        check(len(games) == 2 and report["games"] == 2, "%s: %d records" % (variant, len(games)))
+        s = report["pairings"][0]
+        check(s["wins"] + s["draws"] + s["losses"] == 2, s)
+        check(sum(s["pentanomial"]) == 1, s)
+        points = 0.0
+        for g in games:
+            check(g["Result"] in ("1-0", "0-1", "1/2-1/2"), g)
+            check(("GameType" in g) == (variant in ("checkers", "russian", "brazilian", "international")), g)
+            if "GameType" not in g:
+                check(g.get("Variant") == variant and "FEN" in g, g)
+            check(g["moves"], "%s: a game without moves" % variant)
+            white_points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[g["Result"]]
+            points += white_points if g["White"] == "deep" else 1 - white_points
+        check(close(points, s["wins"] + 0.5 * s["draws"], 1e-9), "%s: records and summary disagree" % variant)
+
+
+@test("match", sanitizers=False)
+def replayed_records_are_legal(ctx):
+    # every move of a self-play record is accepted by a fresh engine, and the end matches
+    donjon = os.path.join(ROOT, "donjon")
+    _, records, _ = run_match(["--engine", donjon, "--depth", "3", "--engine", donjon, "--depth", "2",
+                               "--variant", "international", "--games", "2", "--quiet"])
+    e = ctx.engine("international")
+    for g in parse_pdn(records):
+        errors = e.errors_until_ready("position startpos moves " + " ".join(g["moves"]))
+        check(not errors, errors)
+        result = e.result()
+        if g["Result"] != "1/2-1/2" and not g["Termination"].startswith("adjudication"):
+            winner = "white" if g["Result"] == "1-0" else "black"
+            check(result.startswith(winner), "%s vs %s" % (result, g["Result"]))
+
+
+@test("match", sanitizers=False)
+def broken_engines_lose_and_the_match_completes(ctx):
+    donjon = os.path.join(ROOT, "donjon")
+    broken = os.path.join(ROOT, "tests", "broken_engine.py")
+    for mode, reason in [("illegal", "illegal move"), ("hang", "hang"), ("exit", "crashed")]:
+        start = time.monotonic()
+        report, records, out = run_match(["--engine", donjon, "--depth", "2", "--name", "donjon", "--engine",
+                                          "%s %s --mode %s" % (sys.executable, broken, mode), "--name", "broken",
+                                          "--variant", "checkers", "--games", "4", "--timeout", "2", "--quiet"])
+        s = report["pairings"][0]
+        check(s["wins"] == 4 and s["losses"] == 0, "%s: %s" % (mode, s))
+        games = parse_pdn(records)
+        check(len(games) == 4, "%s: %d records" % (mode, len(games)))
+        check(any(reason in g["Termination"] for g in games), "%s: %s" % (mode, [g["Termination"] for g in games]))
+        check(time.monotonic() - start < 60, "%s: the match took too long" % mode)
+    # with --recover an engine that exits is restarted for each game instead of forfeiting
+    report, records, _ = run_match(["--engine", donjon, "--depth", "1", "--engine",
+                                    "%s %s --mode exit" % (sys.executable, broken), "--variant", "gounki", "--games",
+                                    "2", "--recover", "--quiet"])
+    games = parse_pdn(records)
+    check(all("crashed" in g["Termination"] for g in games), [g["Termination"] for g in games])
+
+
+@test("match", sanitizers=False)
+def clock_games_and_sprt_stop(ctx):
+    donjon = os.path.join(ROOT, "donjon")
+    report, records, out = run_match(["--engine", donjon, "--tc", "1+0.05", "--engine", donjon, "--tc", "1+0.05",
+                                      "--variant", "russian", "--games", "2", "--random-plies", "4",
+                                      "--max-plies", "60"])
+    games = parse_pdn(records)
+    check(len(games) == 2 and not any("time" in g["Termination"] for g in games), [g["Termination"] for g in games])
+    check("Game 2/2" in out, "progress lines: %s" % out[-500:])
+    report, _, out = run_match(["--engine", donjon, "--depth", "3", "--engine", donjon, "--depth", "1",
+                                "--variant", "checkers", "--games", "40", "--random-plies", "6",
+                                "--sprt", "0", "400", "0.2", "0.2", "--quiet"])
+    check("sprt" in report and report["sprt"]["decision"] in ("H0", "H1"), report.get("sprt"))
+    check(report["games"] < 40, "the SPRT stopped the match early: %d games" % report["games"])
+
+
+@test("match", sanitizers=False)
+def play_a_short_game_in_the_terminal(ctx):
+    proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "scripts", "play"), "--variant", "checkers",
+                             "--side", "black", "--movetime", "50", "--engine", os.path.join(ROOT, "donjon")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Black (the player) moves first in checkers: 11-15 is legal from the start; 9-9 is not
+    out, err = proc.communicate("9-9\n11-15\nhint\nfen\nundo\nquit\n", timeout=60)
+    check(proc.returncode == 0, err)
+    check("Illegal" in out and "Legal moves:" in out, out[-800:])
+    check("Last move: 11-15" in out and "Donjon plays" in out, out[-800:])
+    check(out.count(" a b c d e f g h") >= 3, "the board is drawn after every move")
+    check("Hint:" in out and "B:W" in out, out[-500:])
