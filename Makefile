@@ -27,13 +27,26 @@ build/donjon-tsan: $(SOURCES) $(HEADERS)
 	@mkdir -p build
 	$(CC) $(CFLAGS_BASE) -O1 -g -fsanitize=thread $(SOURCES) -o $@ $(LDLIBS)
 
+build/donjon-debug: $(SOURCES) $(HEADERS)
+	@mkdir -p build
+	$(CC) $(CFLAGS_BASE) -O1 -g $(SOURCES) -o $@ $(LDLIBS)
+
 asan: build/donjon-asan
 tsan: build/donjon-tsan
 sanitize: asan tsan
 
 # the whole log is kept in build/test.log
-test: donjon build/donjon-asan build/donjon-tsan
+test: donjon build/donjon-asan build/donjon-tsan build/donjon-debug
 	set -o pipefail; python3 tests/run_tests.py --engine ./donjon --asan build/donjon-asan --tsan build/donjon-tsan 2>&1 | tee build/test.log
+
+# fuzzing: FUZZ_SECONDS per target (libFuzzer when clang has it, else a seeded random driver)
+FUZZ_SECONDS ?= 60
+fuzz:
+	tests/fuzz/run.sh --seconds $(FUZZ_SECONDS)
+
+# the short fixed-seed pass CI runs
+fuzz-short:
+	tests/fuzz/run.sh --runs 2000
 
 perft-full: donjon
 	python3 tests/run_tests.py --engine ./donjon --only perft --full
@@ -44,4 +57,4 @@ bench: donjon
 clean:
 	rm -rf donjon build
 
-.PHONY: native run asan tsan sanitize test perft-full bench clean
+.PHONY: native run asan tsan sanitize test fuzz fuzz-short perft-full bench clean

@@ -22,6 +22,13 @@
 
 #define MAX_TOKENS 4096
 
+/* Fuzzing builds keep every command cheap so that a session is fuzzed, not waited for. */
+#ifdef DONJON_FUZZING
+#define FUZZ_CAP(value, cap) ((value) > (cap) ? (cap) : (value))
+#else
+#define FUZZ_CAP(value, cap) (value)
+#endif
+
 static pthread_mutex_t output_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void emit(const char *format, ...)
@@ -246,13 +253,13 @@ static void command_setoption(Protocol *p, char **tokens, int count)
         char err[256];
         if (!parse_integer(value, 1, THREADS_MAX, &number))
             error("Threads must be an integer from 1 to %d", THREADS_MAX);
-        else if (!engine_set_threads(p->engine, (int)number, err, sizeof err))
+        else if (!engine_set_threads(p->engine, (int)FUZZ_CAP(number, 4), err, sizeof err))
             error("%s", err);
     } else if (strcasecmp(name, "Hash") == 0) {
         char err[256];
         if (!parse_integer(value, 1, HASH_MAX_MB, &number))
             error("Hash must be an integer from 1 to %d (MB)", HASH_MAX_MB);
-        else if (!engine_set_hash(p->engine, (size_t)number, err, sizeof err))
+        else if (!engine_set_hash(p->engine, (size_t)FUZZ_CAP(number, 64), err, sizeof err))
             error("%s", err);
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         engine_new_game(p->engine);
@@ -332,6 +339,7 @@ static void command_perft(Protocol *p, const char *depth_text)
         error("perft needs a depth from 0 to 64");
         return;
     }
+    depth = FUZZ_CAP(depth, 3);
     engine_stop(p->engine);
     engine_wait(p->engine);
     int64_t start = now_ms();
@@ -415,6 +423,12 @@ static void command_go(Protocol *p, char **tokens, int count)
         emit("bestmove (none)");
         return;
     }
+#ifdef DONJON_FUZZING
+    limits.depth = limits.depth && limits.depth < 3 ? limits.depth : 3;
+    limits.infinite = limits.ponder = false;
+    limits.movetime = -1;
+    limits.clock[0] = limits.clock[1] = -1;
+#endif
     engine_go(p->engine, &limits, p->move_overhead);
 }
 
@@ -472,6 +486,9 @@ static void command_bench(Protocol *p, char **tokens, int count)
     }
     engine_stop(p->engine);
     engine_wait(p->engine);
+#ifdef DONJON_FUZZING
+    depth = 1;
+#endif
     BenchResult r = bench_run(only, (int)depth, print_bench_line, p);
     emit("");
     emit("Total time (ms) : %" PRId64, r.time_ms);
