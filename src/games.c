@@ -3,6 +3,7 @@
 #include "games/draughts.h"
 #include "games/ecroulement.h"
 #include "games/gounki.h"
+#include "games/grid.h"
 #include "games/tawol.h"
 
 #include <string.h>
@@ -43,6 +44,7 @@ void games_init(void)
     _Static_assert(VARIANT_COUNT <= VARIANT_LIMIT, "raise VARIANT_LIMIT");
     draughts_init();
     gounki_init();
+    grid_init(); /* geometry used by ecroulement and tawol */
     ecroulement_init();
     tawol_init();
 }

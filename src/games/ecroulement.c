@@ -12,6 +12,7 @@
 #include "ecroulement.h"
 
 #include "../bitops.h"
+#include "grid.h"
 #include "../zobrist.h"
 
 #include <ctype.h>
@@ -40,29 +41,17 @@ _Static_assert(sizeof(CollapseBoard) <= sizeof(((Position *)0)->board), "board a
 
 static const CollapseRules rules_plain = {false}, rules_rapid = {true};
 
-static const int file_steps[8] = {1, 1, 0, -1, -1, -1, 0, 1};
-static const int row_steps[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-static int8_t room[8][64];          /* steps available from a cell in a direction before the edge */
 static uint64_t height_keys[64][31]; /* [cell][height + 15] */
 static uint64_t side_key;
 
 void ecroulement_init(void)
 {
-    for (int d = 0; d < 8; d++)
-        for (int c = 0; c < 64; c++) {
-            int f = c & 7, r = c >> 3, n = 0;
-            while (f + file_steps[d] * (n + 1) >= 0 && f + file_steps[d] * (n + 1) < 8 &&
-                   r + row_steps[d] * (n + 1) >= 0 && r + row_steps[d] * (n + 1) < 8)
-                n++;
-            room[d][c] = (int8_t)n;
-        }
     ZobristStream zs = {0xEC201ull};
     for (int c = 0; c < 64; c++)
         for (int h = 0; h < 31; h++) height_keys[c][h] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
 }
 
-static inline int step_of(int d) { return file_steps[d] + 8 * row_steps[d]; }
 static inline int side_of(int h) { return h > 0 ? SIDE_WHITE : SIDE_BLACK; }
 static inline int own_height(int h, int side) { return side == SIDE_WHITE ? h : -h; } /* > 0 when own */
 
@@ -109,8 +98,8 @@ static int generate_moves(const CollapseRules *r, const Position *pos, Move *lis
             int from = pop_lowest(&s);
             for (int d = 0; d < 8; d++) {
                 int cell = from;
-                for (int n = 0; n < room[d][from]; n++) {
-                    cell += step_of(d);
+                for (int n = 0; n < grid_room[d][from]; n++) {
+                    cell += grid_step(d);
                     if (!(b->singles[us] & BIT(cell))) break;
                     add_move(list, &count, BUILD, from, cell, 0);
                 }
@@ -122,8 +111,8 @@ static int generate_moves(const CollapseRules *r, const Position *pos, Move *lis
         int from = pop_lowest(&s);
         int h = own_height(b->height[from], us);
         for (int d = 0; d < 8; d++) {
-            if (room[d][from] < h - 1) continue;
-            int cell = from, step = step_of(d);
+            if (grid_room[d][from] < h - 1) continue;
+            int cell = from, step = grid_step(d);
             uint64_t taken = 0;
             bool legal = true;
             for (int n = 1; n < h && legal; n++) {
@@ -139,7 +128,7 @@ static int generate_moves(const CollapseRules *r, const Position *pos, Move *lis
                 }
             }
             if (!legal) continue;
-            if (!r->rapid && room[d][from] >= h && (b->occupied[them] & BIT(cell + step))) taken = BIT(cell + step);
+            if (!r->rapid && grid_room[d][from] >= h && (b->occupied[them] & BIT(cell + step))) taken = BIT(cell + step);
             if (!noisy_only || taken) add_move(list, &count, COLLAPSE, from, cell, taken);
         }
     }
@@ -168,7 +157,7 @@ static int direction_between(int from, int to, int *steps)
     int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
     *steps = abs(df) > abs(dr) ? abs(df) : abs(dr);
     for (int d = 0; d < 8; d++)
-        if (file_steps[d] == sf && row_steps[d] == sr) return d;
+        if (grid_file_steps[d] == sf && grid_row_steps[d] == sr) return d;
     return 0;
 }
 
@@ -178,7 +167,7 @@ static void ecroulement_make_move(const Variant *v, const Position *pos, const M
     CollapseBoard *b = BOARD(out);
     int us = pos->side, sign = us == SIDE_WHITE ? 1 : -1;
     uint64_t key = out->key;
-    int steps, d = direction_between(m->from, m->to, &steps), step = step_of(d);
+    int steps, d = direction_between(m->from, m->to, &steps), step = grid_step(d);
     if (m->kind == BUILD) {
         for (int n = 0; n < steps; n++) set_height(b, &key, m->from + n * step, 0);
         set_height(b, &key, m->to, sign * (steps + 1));
@@ -237,25 +226,25 @@ static void collapse_terms(const CollapseRules *r, const CollapseBoard *b, int s
     for (uint64_t s = b->singles[side]; s;) {
         int c = pop_lowest(&s);
         for (int d = 0; d < 4; d++)
-            if (room[d][c] && (b->singles[side] & BIT(c + step_of(d)))) t->mobility += 2;
+            if (grid_room[d][c] && (b->singles[side] & BIT(c + grid_step(d)))) t->mobility += 2;
     }
     for (uint64_t s = b->occupied[side] & ~b->singles[side]; s;) {
         int c = pop_lowest(&s);
         int h = own_height(b->height[c], side);
         for (int d = 0; d < 8; d++) {
-            if (room[d][c] < h - 1) continue;
+            if (grid_room[d][c] < h - 1) continue;
             int cell = c;
             bool legal = true;
             int reached = 0;
             for (int n = 1; n < h && legal; n++) {
-                cell += step_of(d);
+                cell += grid_step(d);
                 int there = own_height(b->height[cell], side);
                 if (there > 1 || (there < 0 && !r->rapid)) legal = false;
                 if (there < 0) reached += -there;
             }
             if (!legal) continue;
             t->mobility++;
-            if (!r->rapid && room[d][c] >= h && (b->occupied[them] & BIT(cell + step_of(d)))) reached++;
+            if (!r->rapid && grid_room[d][c] >= h && (b->occupied[them] & BIT(cell + grid_step(d)))) reached++;
             t->threatened += reached;
         }
     }
@@ -279,45 +268,17 @@ static int ecroulement_evaluate(const Variant *v, const Position *pos)
 
 /* ---------------------------------------------------------------- text */
 
-static void cell_name(int cell, char *out)
-{
-    out[0] = (char)('a' + (cell & 7));
-    out[1] = (char)('1' + (cell >> 3));
-    out[2] = 0;
-}
-
 static void ecroulement_format_move(const Variant *v, const Position *pos, const Move *m, char *out, size_t len)
 {
     (void)v, (void)pos;
-    char from[3], to[3];
-    cell_name(m->from, from);
-    cell_name(m->to, to);
-    snprintf(out, len, "%s%c%s", from, m->bits ? 'x' : '-', to);
-}
-
-static int parse_cell(const char *t)
-{
-    if (t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8') return -1;
-    return (t[0] - 'a') + 8 * (t[1] - '1');
+    grid_format_from_to(m, m->bits != 0, out, len);
 }
 
 static int ecroulement_parse_move(const Variant *v, const Position *pos, const char *text, const Move *legal,
                                   int count, char *err, size_t errlen)
 {
     (void)v, (void)pos;
-    if (strlen(text) != 5 || (text[2] != '-' && text[2] != 'x')) {
-        snprintf(err, errlen, "bad move '%.40s' (expected from-to or fromxto)", text);
-        return -1;
-    }
-    int from = parse_cell(text), to = parse_cell(text + 3);
-    if (from < 0 || to < 0) {
-        snprintf(err, errlen, "bad cell in move '%s'", text);
-        return -1;
-    }
-    for (int i = 0; i < count; i++)
-        if (legal[i].from == from && legal[i].to == to) return i;
-    snprintf(err, errlen, "illegal move '%s'", text);
-    return -1;
+    return grid_parse_from_to(text, legal, count, err, errlen);
 }
 
 static bool fen_fail(char *err, size_t errlen, const char *what, const char *where)

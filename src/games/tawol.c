@@ -16,6 +16,7 @@
 #include "tawol.h"
 
 #include "../bitops.h"
+#include "grid.h"
 #include "../zobrist.h"
 
 #include <stdio.h>
@@ -54,29 +55,17 @@ static inline bool attackable(uint8_t c, int attacker)
     return c && !upper_type(c) && lower_side(c) != attacker;
 }
 
-static const int file_steps[8] = {1, 1, 0, -1, -1, -1, 0, 1};
-static const int row_steps[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-static int8_t room[8][64];
 static uint64_t cell_keys[64][32];
 static uint64_t side_key;
 
 void tawol_init(void)
 {
-    for (int d = 0; d < 8; d++)
-        for (int c = 0; c < 64; c++) {
-            int f = c & 7, r = c >> 3, n = 0;
-            while (f + file_steps[d] * (n + 1) >= 0 && f + file_steps[d] * (n + 1) < 8 &&
-                   r + row_steps[d] * (n + 1) >= 0 && r + row_steps[d] * (n + 1) < 8)
-                n++;
-            room[d][c] = (int8_t)n;
-        }
     ZobristStream zs = {0x7A401ull};
     for (int c = 0; c < 64; c++)
         for (int k = 0; k < 32; k++) cell_keys[c][k] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
 }
 
-static inline int step_of(int d) { return file_steps[d] + 8 * row_steps[d]; }
 
 static uint64_t compute_key(const Position *pos)
 {
@@ -145,7 +134,7 @@ static void add_move(Generator *g, int from, int to, bool attack, int change, bo
 static void tower_moves(Generator *g, const TawolBoard *b, int from)
 {
     for (int d = 0; d < 8; d++)
-        if (room[d][from] && !b->cells[from + step_of(d)]) add_move(g, from, from + step_of(d), false, 0, false);
+        if (grid_room[d][from] && !b->cells[from + grid_step(d)]) add_move(g, from, from + grid_step(d), false, 0, false);
 }
 
 /* A pawn of `side` with `reach` leaving `from`; where says what it stands on now. */
@@ -154,10 +143,10 @@ static void pawn_moves(Generator *g, const TawolBoard *b, int side, int from, in
 {
     int leaving = where == ON_PAWN ? -1 : 0;
     for (int d = 0; d < 8; d++) {
-        if (room[d][from] < 1) continue;
+        if (grid_room[d][from] < 1) continue;
         int cell = from;
-        for (int k = 1; k <= reach && k <= room[d][from]; k++) {
-            cell += step_of(d);
+        for (int k = 1; k <= reach && k <= grid_room[d][from]; k++) {
+            cell += grid_step(d);
             uint8_t target = b->cells[cell];
             if (!target) {
                 /* down to an empty cell: not from a tower ("de tour en tour" only) */
@@ -285,15 +274,15 @@ static int tower_attacks(const TawolBoard *b, int side, int from, int reach, boo
 {
     int hits = 0;
     for (int d = 0; d < 8; d++) {
-        if (room[d][from] < reach) continue;
+        if (grid_room[d][from] < reach) continue;
         int cell = from;
         bool clear = true;
         for (int k = 1; k < reach && clear; k++) {
-            cell += step_of(d);
+            cell += grid_step(d);
             clear = !b->cells[cell];
         }
         if (!clear) continue;
-        uint8_t target = b->cells[cell + step_of(d)];
+        uint8_t target = b->cells[cell + grid_step(d)];
         if (attackable(target, side) && (lower_type(target) == TOWER || !only_towers)) hits++;
     }
     return hits;
@@ -338,45 +327,17 @@ static int tawol_evaluate(const Variant *v, const Position *pos)
 
 /* ---------------------------------------------------------------- text */
 
-static void cell_name(int cell, char *out)
-{
-    out[0] = (char)('a' + (cell & 7));
-    out[1] = (char)('1' + (cell >> 3));
-    out[2] = 0;
-}
-
 static void tawol_format_move(const Variant *v, const Position *pos, const Move *m, char *out, size_t len)
 {
     (void)v, (void)pos;
-    char from[3], to[3];
-    cell_name(m->from, from);
-    cell_name(m->to, to);
-    snprintf(out, len, "%s%c%s", from, (m->flags & MOVE_NOISY) ? 'x' : '-', to);
-}
-
-static int parse_cell(const char *t)
-{
-    if (t[0] < 'a' || t[0] > 'h' || t[1] < '1' || t[1] > '8') return -1;
-    return (t[0] - 'a') + 8 * (t[1] - '1');
+    grid_format_from_to(m, (m->flags & MOVE_NOISY) != 0, out, len);
 }
 
 static int tawol_parse_move(const Variant *v, const Position *pos, const char *text, const Move *legal, int count,
                             char *err, size_t errlen)
 {
     (void)v, (void)pos;
-    if (strlen(text) != 5 || (text[2] != '-' && text[2] != 'x')) {
-        snprintf(err, errlen, "bad move '%.40s' (expected from-to or fromxto)", text);
-        return -1;
-    }
-    int from = parse_cell(text), to = parse_cell(text + 3);
-    if (from < 0 || to < 0) {
-        snprintf(err, errlen, "bad cell in move '%s'", text);
-        return -1;
-    }
-    for (int i = 0; i < count; i++)
-        if (legal[i].from == from && legal[i].to == to) return i;
-    snprintf(err, errlen, "illegal move '%s'", text);
-    return -1;
+    return grid_parse_from_to(text, legal, count, err, errlen);
 }
 
 static const char piece_letters[2][4] = {{0, 'T', 'A', 'B'}, {0, 't', 'a', 'b'}};

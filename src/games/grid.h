@@ -1,0 +1,25 @@
+/*
+ * grid.h — the 8×8 chess-coordinate geometry shared by ecroulement and tawol: cells
+ * index = file + 8 · row (a1 = 0), the eight straight directions, how far a cell is from
+ * the edge in each, and `from-to` / `fromxto` move text.
+ */
+#ifndef DONJON_GRID_H
+#define DONJON_GRID_H
+#include "../game.h"
+
+extern const int grid_file_steps[8];
+extern const int grid_row_steps[8];
+extern int8_t grid_room[8][64]; /* steps from a cell in a direction before the edge */
+
+void grid_init(void);
+static inline int grid_step(int direction) { return grid_file_steps[direction] + 8 * grid_row_steps[direction]; }
+
+/* `a1`-style text of a cell (3 bytes with the terminator); -1 for malformed text. */
+void grid_cell_name(int cell, char *out);
+int grid_parse_cell(const char *text);
+
+/* Move text `from-to`, or `fromxto` when capture; parse accepts either separator and matches
+ * the (from, to) of a legal move. */
+void grid_format_from_to(const Move *m, bool capture, char *out, size_t len);
+int grid_parse_from_to(const char *text, const Move *legal, int count, char *err, size_t errlen);
+#endif
