@@ -151,6 +151,28 @@ def algebraic_input_in_russian_and_brazilian(ctx):
 
 
 @test("draughts")
+def full_route_when_from_and_to_are_shared(ctx):
+    # russian king c7 (6); black b6 (9), c3 (22), e5 (15), f6 (11), g5 (16), a3 (21).
+    # c7xb6 lands a5, takes c3 landing d2 (the only landing that goes on), takes g5 to h6 (12);
+    # c7xe5 lands f4 (the only landing that goes on), takes g5 to h6 (12): same from and to,
+    # different captured sets, so both are written with their full routes.
+    fen = "W:WK6:B15,16,11,21,9,22"
+    moves, e = moves_of(ctx, "russian", fen)
+    check(moves == ["6x13x26x12", "6x19x12"], moves)
+    errors = e.errors_until_ready("position fen %s moves 6x12" % fen)
+    check(errors and "ambiguous" in errors[0], errors)
+    e.send("position fen %s moves 6x19x12" % fen)
+    check(e.fen() == "B:WK12:B9,11,21,22", e.fen())
+    e.send("position fen %s moves c7:f4:h6" % fen)  # the same route written algebraically
+    check(e.fen() == "B:WK12:B9,11,21,22", e.fen())
+    # brazilian: only the larger capture is legal, and it is written short
+    moves, e = moves_of(ctx, "brazilian", fen)
+    check(moves == ["6x12"], moves)
+    e.send("position fen %s moves 6x12" % fen)
+    check(e.fen() == "B:WK12:B11,15,21", e.fen())
+
+
+@test("draughts")
 def checkers_black_moves_first(ctx):
     e = ctx.engine("checkers")
     check(sorted(e.moves()) == ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"], e.moves())
