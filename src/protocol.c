@@ -414,6 +414,10 @@ static void command_go(Protocol *p, char **tokens, int count)
         } else
             error("go: unknown parameter '%s'", printable(t, safe, sizeof safe));
     }
+    /* no limit at all: search until stopped, as UCI engines do */
+    if (!limits.depth && !limits.nodes && limits.movetime < 0 && limits.clock[SIDE_WHITE] < 0 &&
+        limits.clock[SIDE_BLACK] < 0)
+        limits.infinite = true;
     char result[128];
     engine_stop(p->engine);
     engine_wait(p->engine);

@@ -290,16 +290,31 @@ static int gounki_generate(const Variant *v, const Position *pos, Move *list)
     return generate_moves(pos, list, false);
 }
 
-/* Can `side` exit on its next move? (a win threat) */
-static bool can_exit(const Position *pos, int side)
+/* Stacks of `side` that can exit on its next move (win threats). A stack can only exit when
+ * the far edge is within its size (a deployment advances one row a piece), so only those
+ * stacks are generated. */
+static int exit_threats(const Position *pos, int side)
 {
+    const GounkiBoard *b = CBOARD(pos);
     Position view = *pos;
     view.side = (uint8_t)side;
-    Move list[MAX_MOVES];
-    int n = generate_moves(&view, list, true);
-    for (int i = 0; i < n; i++)
-        if (list[i].flags & MOVE_WINS) return true;
-    return false;
+    Move list[64];
+    int threats = 0;
+    for (int c = 0; c < 64; c++) {
+        uint8_t stack = b->cells[c];
+        if (!stack || stack_side(stack) != side) continue;
+        int rows_to_go = side == SIDE_WHITE ? 8 - (c >> 3) : 1 + (c >> 3);
+        if (rows_to_go > stack_size(stack)) continue;
+        Generator g = {&view, side, list, 0, true};
+        displacements(&g, c, stack);
+        if (g.count == 0) deployments(&g, c, stack);
+        for (int i = 0; i < g.count; i++)
+            if (list[i].flags & MOVE_WINS) {
+                threats++;
+                break;
+            }
+    }
+    return threats;
 }
 
 /* Quiescence: exits and captures; every move when the opponent threatens to exit, since
@@ -318,7 +333,7 @@ static int gounki_generate_noisy(const Variant *v, const Position *pos, Move *li
             *forced = true;
             return 1;
         }
-    if (pos->extra_turns == 0 && can_exit(pos, pos->side ^ 1)) {
+    if (pos->extra_turns == 0 && exit_threats(pos, pos->side ^ 1) > 0) {
         *forced = true;
         return generate_moves(pos, list, false);
     }
@@ -422,12 +437,14 @@ static const char *gounki_counter_draw(const Variant *v, const Position *pos)
 
 /* ---------------------------------------------------------------- evaluation */
 
-/* Moves a stack needs to leave the board on an empty road: each move takes it as many
- * rows as its larger group has pieces. */
+/* Moves a stack needs to leave the board on an empty road: a displacement takes it as many
+ * rows as its larger group has pieces, and a final deployment straight ahead takes its last
+ * piece as many rows as the stack has pieces. */
 static int moves_to_exit(uint8_t stack, int rows_to_go)
 {
     int speed = stack_rounds(stack) > stack_squares(stack) ? stack_rounds(stack) : stack_squares(stack);
-    return (rows_to_go + speed - 1) / speed;
+    int size = stack_size(stack);
+    return rows_to_go <= size ? 1 : 1 + (rows_to_go - size + speed - 1) / speed;
 }
 
 typedef struct {
@@ -467,6 +484,10 @@ static int gounki_evaluate(const Variant *v, const Position *pos)
     if (lead > 3) lead = 3;
     if (lead < -3) lead = -3;
     score += 40 * lead + (lead >= 0 ? 20 : 0);
+    /* win threats: ours wins now; theirs must be parried, and two at once rarely can be */
+    int ours = exit_threats(pos, us), theirs_now = exit_threats(pos, us ^ 1);
+    if (ours && !pos->extra_turns) score += 400;
+    score -= theirs_now >= 2 ? 600 : 150 * theirs_now;
     return score;
 }
 
