@@ -341,49 +341,28 @@ static bool ecroulement_parse_fen(const Variant *v, const char *text, Position *
     return true;
 }
 
+static bool collapse_cell_text(const void *board, int cell, char *text)
+{
+    int h = ((const CollapseBoard *)board)->height[cell];
+    if (!h) return false;
+    if (abs(h) == 1)
+        snprintf(text, 16, "%c", h > 0 ? 'W' : 'B');
+    else
+        snprintf(text, 16, "%c(%d)", h > 0 ? 'W' : 'B', abs(h));
+    return true;
+}
+
 static void ecroulement_format_fen(const Variant *v, const Position *pos, char *out, size_t len)
 {
     (void)v;
-    const CollapseBoard *b = CBOARD(pos);
-    size_t used = 0;
-    for (int row = 7; row >= 0 && used < len; row--) {
-        int empty = 0;
-        for (int file = 0; file < 8 && used < len; file++) {
-            int h = b->height[file + 8 * row];
-            if (!h) {
-                empty++;
-                continue;
-            }
-            if (empty) used += (size_t)snprintf(out + used, len - used, "%d", empty), empty = 0;
-            char letter = h > 0 ? 'W' : 'B';
-            if (used >= len) break;
-            if (abs(h) == 1)
-                used += (size_t)snprintf(out + used, len - used, "%c", letter);
-            else
-                used += (size_t)snprintf(out + used, len - used, "%c(%d)", letter, abs(h));
-        }
-        if (empty && used < len) used += (size_t)snprintf(out + used, len - used, "%d", empty);
-        if (row && used < len) used += (size_t)snprintf(out + used, len - used, "/");
-    }
+    size_t used = grid_format_fen_rows(CBOARD(pos), collapse_cell_text, out, len);
     if (used < len) snprintf(out + used, len - used, " %c", pos->side == SIDE_WHITE ? 'w' : 'b');
 }
 
 static void ecroulement_print_board(const Variant *v, const Position *pos, char *out, size_t len)
 {
     (void)v;
-    const CollapseBoard *b = CBOARD(pos);
-    size_t used = 0;
-    for (int row = 7; row >= 0 && used < len; row--) {
-        used += (size_t)snprintf(out + used, len - used, " %d ", row + 1);
-        for (int file = 0; file < 8 && used < len; file++) {
-            int h = b->height[file + 8 * row];
-            char cell[8] = " .";
-            if (h) snprintf(cell, sizeof cell, "%c%d", h > 0 ? 'W' : 'B', abs(h));
-            used += (size_t)snprintf(out + used, len - used, " %3s", cell);
-        }
-        if (used < len) used += (size_t)snprintf(out + used, len - used, "\n");
-    }
-    if (used < len) used += (size_t)snprintf(out + used, len - used, "      a   b   c   d   e   f   g   h\n");
+    size_t used = grid_print_rows(CBOARD(pos), collapse_cell_text, 5, out, len);
     if (used < len) snprintf(out + used, len - used, "%s to move\n", pos->side == SIDE_WHITE ? "White" : "Black");
 }
 

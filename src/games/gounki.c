@@ -17,6 +17,7 @@
 #include "gounki.h"
 
 #include "../bitops.h"
+#include "grid.h"
 #include "../zobrist.h"
 
 #include <ctype.h>
@@ -710,51 +711,29 @@ static void stack_text(uint8_t stack, char *out)
     }
 }
 
+static bool gounki_cell_text(const void *board, int cell, char *text)
+{
+    uint8_t stack = ((const GounkiBoard *)board)->cells[cell];
+    if (!stack) return false;
+    stack_text(stack, text);
+    return true;
+}
+
 static void gounki_format_fen(const Variant *v, const Position *pos, char *out, size_t len)
 {
     (void)v;
-    const GounkiBoard *b = CBOARD(pos);
-    size_t used = 0;
-    for (int row = 7; row >= 0 && used < len; row--) {
-        int empty = 0;
-        for (int file = 0; file < 8 && used < len; file++) {
-            uint8_t stack = b->cells[file + 8 * row];
-            if (!stack) {
-                empty++;
-                continue;
-            }
-            char text[8];
-            stack_text(stack, text);
-            if (empty) used += (size_t)snprintf(out + used, len - used, "%d", empty), empty = 0;
-            if (used < len) used += (size_t)snprintf(out + used, len - used, "%s", text);
-        }
-        if (empty && used < len) used += (size_t)snprintf(out + used, len - used, "%d", empty);
-        if (row && used < len) used += (size_t)snprintf(out + used, len - used, "/");
-    }
-    if (used < len) {
-        if (pos->side == SIDE_WHITE && pos->extra_turns)
-            snprintf(out + used, len - used, " w%d", pos->extra_turns + 1);
-        else
-            snprintf(out + used, len - used, " %c", pos->side == SIDE_WHITE ? 'w' : 'b');
-    }
+    size_t used = grid_format_fen_rows(CBOARD(pos), gounki_cell_text, out, len);
+    if (used >= len) return;
+    if (pos->side == SIDE_WHITE && pos->extra_turns)
+        snprintf(out + used, len - used, " w%d", pos->extra_turns + 1);
+    else
+        snprintf(out + used, len - used, " %c", pos->side == SIDE_WHITE ? 'w' : 'b');
 }
 
 static void gounki_print_board(const Variant *v, const Position *pos, char *out, size_t len)
 {
     (void)v;
-    const GounkiBoard *b = CBOARD(pos);
-    size_t used = 0;
-    for (int row = 7; row >= 0 && used < len; row--) {
-        used += (size_t)snprintf(out + used, len - used, " %d ", row + 1);
-        for (int file = 0; file < 8 && used < len; file++) {
-            uint8_t stack = b->cells[file + 8 * row];
-            char text[8] = ".";
-            if (stack) stack_text(stack, text);
-            used += (size_t)snprintf(out + used, len - used, " %-5s", text);
-        }
-        if (used < len) used += (size_t)snprintf(out + used, len - used, "\n");
-    }
-    if (used < len) used += (size_t)snprintf(out + used, len - used, "    a     b     c     d     e     f     g     h\n");
+    size_t used = grid_print_rows(CBOARD(pos), gounki_cell_text, 5, out, len);
     if (used < len)
         snprintf(out + used, len - used, "%s to move%s%s\n", pos->side == SIDE_WHITE ? "White" : "Black",
                  pos->extra_turns ? " (with extra moves in a row)" : "",

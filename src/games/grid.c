@@ -1,4 +1,4 @@
-/* grid.c — 8×8 geometry and from-to move text shared by ecroulement and tawol (see grid.h). */
+/* grid.c — 8×8 geometry, from-to move text, FEN rows and diagrams (see grid.h). */
 #include "grid.h"
 
 #include <stdio.h>
@@ -56,4 +56,43 @@ int grid_parse_from_to(const char *text, const Move *legal, int count, char *err
         if (legal[i].from == from && legal[i].to == to) return i;
     snprintf(err, errlen, "illegal move '%s'", text);
     return -1;
+}
+
+size_t grid_format_fen_rows(const void *board, GridCellText cell_text, char *out, size_t len)
+{
+    size_t used = 0;
+    for (int row = 7; row >= 0 && used < len; row--) {
+        int empty = 0;
+        for (int file = 0; file < 8 && used < len; file++) {
+            char text[16];
+            if (!cell_text(board, file + 8 * row, text)) {
+                empty++;
+                continue;
+            }
+            if (empty) used += (size_t)snprintf(out + used, len - used, "%d", empty), empty = 0;
+            if (used < len) used += (size_t)snprintf(out + used, len - used, "%s", text);
+        }
+        if (empty && used < len) used += (size_t)snprintf(out + used, len - used, "%d", empty);
+        if (row && used < len) used += (size_t)snprintf(out + used, len - used, "/");
+    }
+    return used < len ? used : len;
+}
+
+size_t grid_print_rows(const void *board, GridCellText cell_text, int width, char *out, size_t len)
+{
+    size_t used = 0;
+    for (int row = 7; row >= 0 && used < len; row--) {
+        used += (size_t)snprintf(out + used, len - used, " %d ", row + 1);
+        for (int file = 0; file < 8 && used < len; file++) {
+            char text[16] = ".";
+            cell_text(board, file + 8 * row, text);
+            used += (size_t)snprintf(out + used, len - used, " %-*s", width, text);
+        }
+        if (used < len) used += (size_t)snprintf(out + used, len - used, "\n");
+    }
+    if (used < len) used += (size_t)snprintf(out + used, len - used, "   ");
+    for (int file = 0; file < 8 && used < len; file++)
+        used += (size_t)snprintf(out + used, len - used, " %-*c", width, 'a' + file);
+    if (used < len) used += (size_t)snprintf(out + used, len - used, "\n");
+    return used < len ? used : len;
 }

@@ -1,5 +1,5 @@
 /*
- * grid.h — the 8×8 chess-coordinate geometry shared by ecroulement and tawol: cells
+ * grid.h — the 8×8 chess-coordinate helpers shared by the 8×8 games other than draughts: cells
  * index = file + 8 · row (a1 = 0), the eight straight directions, how far a cell is from
  * the edge in each, and `from-to` / `fromxto` move text.
  */
@@ -22,4 +22,11 @@ int grid_parse_cell(const char *text);
  * the (from, to) of a legal move. */
 void grid_format_from_to(const Move *m, bool capture, char *out, size_t len);
 int grid_parse_from_to(const char *text, const Move *legal, int count, char *err, size_t errlen);
+
+/* A game's text for one cell (at most 15 characters); false for an empty cell. */
+typedef bool (*GridCellText)(const void *board, int cell, char *text);
+/* The board part of an 8x8 FEN: rows 8..1 separated by '/', digits for empty runs. */
+size_t grid_format_fen_rows(const void *board, GridCellText cell_text, char *out, size_t len);
+/* A diagram: rank numbers on the left, file letters below, each cell in `width` columns. */
+size_t grid_print_rows(const void *board, GridCellText cell_text, int width, char *out, size_t len);
 #endif

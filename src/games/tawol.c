@@ -418,8 +418,10 @@ static bool tawol_parse_fen(const Variant *v, const char *text, Position *out, c
     return true;
 }
 
-static void cell_text(uint8_t cell, char *out)
+static bool tawol_cell_text(const void *board, int index, char *out)
 {
+    uint8_t cell = ((const TawolBoard *)board)->cells[index];
+    if (!cell) return false;
     if (!upper_type(cell)) {
         out[0] = piece_letters[lower_side(cell)][lower_type(cell)];
         out[1] = 0;
@@ -430,48 +432,20 @@ static void cell_text(uint8_t cell, char *out)
         out[3] = ']';
         out[4] = 0;
     }
+    return true;
 }
 
 static void tawol_format_fen(const Variant *v, const Position *pos, char *out, size_t len)
 {
     (void)v;
-    const TawolBoard *b = CBOARD(pos);
-    size_t used = 0;
-    for (int row = 7; row >= 0 && used < len; row--) {
-        int empty = 0;
-        for (int file = 0; file < 8 && used < len; file++) {
-            uint8_t cell = b->cells[file + 8 * row];
-            if (!cell) {
-                empty++;
-                continue;
-            }
-            char text[8];
-            cell_text(cell, text);
-            if (empty) used += (size_t)snprintf(out + used, len - used, "%d", empty), empty = 0;
-            if (used < len) used += (size_t)snprintf(out + used, len - used, "%s", text);
-        }
-        if (empty && used < len) used += (size_t)snprintf(out + used, len - used, "%d", empty);
-        if (row && used < len) used += (size_t)snprintf(out + used, len - used, "/");
-    }
+    size_t used = grid_format_fen_rows(CBOARD(pos), tawol_cell_text, out, len);
     if (used < len) snprintf(out + used, len - used, " %c", pos->side == SIDE_WHITE ? 'w' : 'b');
 }
 
 static void tawol_print_board(const Variant *v, const Position *pos, char *out, size_t len)
 {
     (void)v;
-    const TawolBoard *b = CBOARD(pos);
-    size_t used = 0;
-    for (int row = 7; row >= 0 && used < len; row--) {
-        used += (size_t)snprintf(out + used, len - used, " %d ", row + 1);
-        for (int file = 0; file < 8 && used < len; file++) {
-            uint8_t cell = b->cells[file + 8 * row];
-            char text[8] = ".";
-            if (cell) cell_text(cell, text);
-            used += (size_t)snprintf(out + used, len - used, " %-4s", text);
-        }
-        if (used < len) used += (size_t)snprintf(out + used, len - used, "\n");
-    }
-    if (used < len) used += (size_t)snprintf(out + used, len - used, "    a    b    c    d    e    f    g    h\n");
+    size_t used = grid_print_rows(CBOARD(pos), tawol_cell_text, 4, out, len);
     if (used < len) snprintf(out + used, len - used, "%s to move\n", pos->side == SIDE_WHITE ? "White" : "Black");
 }
 
