@@ -35,7 +35,15 @@ static const int pieces_each[4] = {0, 8, 5, 5};
 static inline int pawn_reach(int type) { return type == TWO_COLLAR ? 2 : 1; }
 
 typedef struct {
+    int8_t blocked_by[2];       /* enemy pawns that side s's pawns stand on */
+    int8_t pawns[2];            /* all pawns of a side, wherever they are */
+    int8_t on_towers[2];        /* a side's pawns standing on enemy towers */
+    int8_t towers[2], taken[2]; /* a side's towers, and how many of them are taken */
+} TawolCounts;
+
+typedef struct {
     uint8_t cells[64];
+    TawolCounts counts;         /* kept up to date by set_cell */
 } TawolBoard;
 
 _Static_assert(sizeof(TawolBoard) <= sizeof(((Position *)0)->board), "board area too small");
@@ -77,27 +85,17 @@ static uint64_t compute_key(const Position *pos)
 
 /* ---------------------------------------------------------------- counting */
 
-typedef struct {
-    int blocked_by[2];       /* enemy pawns that side s's pawns stand on */
-    int pawns[2];            /* all pawns of a side, wherever they are */
-    int on_towers[2];        /* a side's pawns standing on enemy towers */
-    int towers[2], taken[2]; /* a side's towers, and how many of them are taken */
-} TawolCounts;
-
-static void count_pieces(const TawolBoard *b, TawolCounts *n)
+/* Adds (sign +1) or removes (sign -1) what one cell contributes to the counts. */
+static void count_cell(uint8_t cell, TawolCounts *n, int sign)
 {
-    memset(n, 0, sizeof *n);
-    for (int c = 0; c < 64; c++) {
-        uint8_t cell = b->cells[c];
-        if (!cell) continue;
-        int low = lower_side(cell), up = upper_side(cell);
-        if (lower_type(cell) == TOWER) {
-            n->towers[low]++;
-            if (upper_type(cell)) n->taken[low]++, n->on_towers[up]++, n->pawns[up]++;
-        } else {
-            n->pawns[low]++;
-            if (upper_type(cell)) n->blocked_by[up]++, n->pawns[up]++;
-        }
+    if (!cell) return;
+    int low = lower_side(cell), up = upper_side(cell);
+    if (lower_type(cell) == TOWER) {
+        n->towers[low] += sign;
+        if (upper_type(cell)) n->taken[low] += sign, n->on_towers[up] += sign, n->pawns[up] += sign;
+    } else {
+        n->pawns[low] += sign;
+        if (upper_type(cell)) n->blocked_by[up] += sign, n->pawns[up] += sign;
     }
 }
 
@@ -168,10 +166,9 @@ static int generate_moves(const Position *pos, Move *list, bool noisy_only)
 {
     const TawolBoard *b = CBOARD(pos);
     int us = pos->side, them = us ^ 1;
-    TawolCounts n;
-    count_pieces(b, &n);
-    if (all_towers_taken(&n, us) || all_towers_taken(&n, them)) return 0;
-    Generator g = {list, 0, n.blocked_by[us], available(&n, them) / 2, false, noisy_only};
+    const TawolCounts *n = &b->counts;
+    if (all_towers_taken(n, us) || all_towers_taken(n, them)) return 0;
+    Generator g = {list, 0, n->blocked_by[us], available(n, them) / 2, false, noisy_only};
     g.must_release = g.blocking > g.limit;
     for (int c = 0; c < 64; c++) {
         uint8_t cell = b->cells[c];
@@ -198,9 +195,8 @@ static int tawol_generate(const Variant *v, const Position *pos, Move *list)
 static int tawol_generate_noisy(const Variant *v, const Position *pos, Move *list, bool *forced)
 {
     (void)v;
-    TawolCounts n;
-    count_pieces(CBOARD(pos), &n);
-    if (all_towers_taken(&n, pos->side) || all_towers_taken(&n, pos->side ^ 1)) {
+    const TawolCounts *n = &CBOARD(pos)->counts;
+    if (all_towers_taken(n, pos->side) || all_towers_taken(n, pos->side ^ 1)) {
         *forced = true;
         return 0;
     }
@@ -213,7 +209,9 @@ static int tawol_generate_noisy(const Variant *v, const Position *pos, Move *lis
 static void set_cell(TawolBoard *b, uint64_t *key, int cell, uint8_t value)
 {
     if (b->cells[cell]) *key ^= cell_keys[cell][b->cells[cell] & 31];
+    count_cell(b->cells[cell], &b->counts, -1);
     b->cells[cell] = value;
+    count_cell(value, &b->counts, +1);
     if (value) *key ^= cell_keys[cell][value & 31];
 }
 
@@ -247,13 +245,12 @@ static void tawol_make_move(const Variant *v, const Position *pos, const Move *m
 static const char *tawol_game_end(const Variant *v, const Position *pos, int *winner)
 {
     (void)v;
-    TawolCounts n;
-    count_pieces(CBOARD(pos), &n);
-    if (all_towers_taken(&n, pos->side)) {
+    const TawolCounts *n = &CBOARD(pos)->counts;
+    if (all_towers_taken(n, pos->side)) {
         *winner = pos->side ^ 1;
         return "all towers taken";
     }
-    if (all_towers_taken(&n, pos->side ^ 1)) {
+    if (all_towers_taken(n, pos->side ^ 1)) {
         *winner = pos->side;
         return "all towers taken";
     }
@@ -269,10 +266,11 @@ static const char *tawol_counter_draw(const Variant *v, const Position *pos)
 
 /* ---------------------------------------------------------------- evaluation */
 
-/* Untaken enemy towers a free pawn of `side` at `from` attacks next move (exact reach, clear path). */
-static int tower_attacks(const TawolBoard *b, int side, int from, int reach, bool only_towers)
+/* What a pawn of `side` on `from` could attack next move (exact reach, clear path):
+ * untaken enemy towers and free enemy pawns. */
+static void pawn_attacks(const TawolBoard *b, int side, int from, int reach, int *towers, int *pawns)
 {
-    int hits = 0;
+    *towers = *pawns = 0;
     for (int d = 0; d < 8; d++) {
         if (grid_room[d][from] < reach) continue;
         int cell = from;
@@ -283,46 +281,46 @@ static int tower_attacks(const TawolBoard *b, int side, int from, int reach, boo
         }
         if (!clear) continue;
         uint8_t target = b->cells[cell + grid_step(d)];
-        if (attackable(target, side) && (lower_type(target) == TOWER || !only_towers)) hits++;
+        if (!attackable(target, side)) continue;
+        if (lower_type(target) == TOWER)
+            (*towers)++;
+        else
+            (*pawns)++;
     }
-    return hits;
-}
-
-static int side_score(const TawolBoard *b, const TawolCounts *n, int side)
-{
-    int them = side ^ 1, score = 0;
-    score += 300 * n->taken[them];                 /* enemy towers we hold */
-    score += 60 * n->blocked_by[side];             /* enemy pawns we block */
-    score += 40 * (n->pawns[side] - n->on_towers[side] - n->blocked_by[them]); /* our pawns still free */
-    for (int c = 0; c < 64; c++) {
-        uint8_t cell = b->cells[c];
-        int type = 0;
-        bool free_pawn = false;
-        if (upper_type(cell) && upper_side(cell) == side)
-            type = upper_type(cell), free_pawn = lower_type(cell) != TOWER;
-        else if (cell && !upper_type(cell) && lower_side(cell) == side && lower_type(cell) != TOWER)
-            type = lower_type(cell), free_pawn = true;
-        if (!type) continue;
-        int reach = pawn_reach(type);
-        /* a pawn on a tower can only hop to another tower; a free one threatens towers and pawns */
-        score += 45 * tower_attacks(b, side, c, reach, true);
-        if (free_pawn) score += 10 * tower_attacks(b, side, c, reach, false);
-    }
-    return score;
 }
 
 static int tawol_evaluate(const Variant *v, const Position *pos)
 {
     (void)v;
     const TawolBoard *b = CBOARD(pos);
-    TawolCounts n;
-    count_pieces(b, &n);
+    const TawolCounts *n = &b->counts;
+    int score[2];
+    for (int side = 0; side < 2; side++)
+        score[side] = 300 * n->taken[side ^ 1]      /* enemy towers we hold */
+                      + 60 * n->blocked_by[side]     /* enemy pawns we block */
+                      + 40 * (n->pawns[side] - n->on_towers[side] - n->blocked_by[side ^ 1]); /* ours still free */
+    for (int c = 0; c < 64; c++) {
+        uint8_t cell = b->cells[c];
+        if (!cell) continue;
+        int side, type;
+        bool free_pawn;
+        if (upper_type(cell))
+            side = upper_side(cell), type = upper_type(cell), free_pawn = lower_type(cell) != TOWER;
+        else if (lower_type(cell) != TOWER)
+            side = lower_side(cell), type = lower_type(cell), free_pawn = true;
+        else
+            continue;
+        int towers, pawns;
+        pawn_attacks(b, side, c, pawn_reach(type), &towers, &pawns);
+        /* a pawn on a tower can only hop to another tower; a free one threatens towers and pawns */
+        score[side] += 45 * towers + (free_pawn ? 10 * (towers + pawns) : 0);
+    }
     int us = pos->side;
-    int score = side_score(b, &n, us) - side_score(b, &n, us ^ 1);
+    int total = score[us] - score[us ^ 1];
     /* a tower short of the last: the race to take the final towers decides the game */
-    if (n.towers[us ^ 1] - n.taken[us ^ 1] == 1) score += 200;
-    if (n.towers[us] - n.taken[us] == 1) score -= 200;
-    return score;
+    if (n->towers[us ^ 1] - n->taken[us ^ 1] == 1) total += 200;
+    if (n->towers[us] - n->taken[us] == 1) total -= 200;
+    return total;
 }
 
 /* ---------------------------------------------------------------- text */
@@ -396,6 +394,7 @@ static bool tawol_parse_fen(const Variant *v, const char *text, Position *out, c
             }
             counts[side][type]++;
             b->cells[file + 8 * row] = cell;
+            count_cell(cell, &b->counts, +1);
             file++;
         }
         if (file != 8) return fen_fail(err, errlen, "row too short", p);
