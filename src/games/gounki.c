@@ -32,8 +32,9 @@ enum { BLACK_BIT = 16 };
 
 typedef struct {
     uint8_t cells[64];
-    uint8_t finished;   /* the previous move exited: the game is won by the side not to move */
-    uint8_t pieces[2];  /* pieces on the board per side */
+    uint64_t occupied[2]; /* cells holding each side's stacks (kept by put) */
+    uint8_t finished;     /* the previous move exited: the game is won by the side not to move */
+    uint8_t pieces[2];    /* pieces on the board per side */
 } GounkiBoard;
 
 _Static_assert(sizeof(GounkiBoard) <= sizeof(((Position *)0)->board), "board area too small");
@@ -276,11 +277,10 @@ static int generate_moves(const Position *pos, Move *list, bool noisy_only)
     if (game_is_over(pos)) return 0;
     const GounkiBoard *b = CBOARD(pos);
     Generator g = {pos, pos->side, list, 0, noisy_only};
-    for (int c = 0; c < 64; c++) {
-        uint8_t stack = b->cells[c];
-        if (!stack || stack_side(stack) != pos->side) continue;
-        displacements(&g, c, stack);
-        deployments(&g, c, stack);
+    for (uint64_t own = b->occupied[pos->side]; own;) {
+        int c = pop_lowest(&own);
+        displacements(&g, c, b->cells[c]);
+        deployments(&g, c, b->cells[c]);
     }
     return g.count;
 }
@@ -301,9 +301,11 @@ static int exit_threats(const Position *pos, int side)
     view.side = (uint8_t)side;
     Move list[64];
     int threats = 0;
-    for (int c = 0; c < 64; c++) {
+    /* only the three rows next to the far edge: no stack holds more than 3 pieces */
+    uint64_t near_edge = side == SIDE_WHITE ? 0xFFFFFF0000000000ull : 0x0000000000FFFFFFull;
+    for (uint64_t candidates = b->occupied[side] & near_edge; candidates;) {
+        int c = pop_lowest(&candidates);
         uint8_t stack = b->cells[c];
-        if (!stack || stack_side(stack) != side) continue;
         int rows_to_go = side == SIDE_WHITE ? 8 - (c >> 3) : 1 + (c >> 3);
         if (rows_to_go > stack_size(stack)) continue;
         Generator g = {&view, side, list, 0, true};
@@ -347,8 +349,13 @@ static int gounki_generate_noisy(const Variant *v, const Position *pos, Move *li
 static void put(GounkiBoard *b, uint64_t *key, int cell, uint8_t stack)
 {
     if (b->cells[cell]) *key ^= stack_keys[cell][b->cells[cell] & 31];
+    b->occupied[SIDE_WHITE] &= ~BIT(cell);
+    b->occupied[SIDE_BLACK] &= ~BIT(cell);
     b->cells[cell] = stack;
-    if (stack) *key ^= stack_keys[cell][stack & 31];
+    if (stack) {
+        *key ^= stack_keys[cell][stack & 31];
+        b->occupied[stack_side(stack)] |= BIT(cell);
+    }
 }
 
 static void gounki_make_move(const Variant *v, const Position *pos, const Move *m, Position *out)
@@ -456,9 +463,9 @@ static void side_terms(const GounkiBoard *b, int side, SideTerms *t)
 {
     memset(t, 0, sizeof *t);
     t->best_race = 99;
-    for (int c = 0; c < 64; c++) {
+    for (uint64_t own = b->occupied[side]; own;) {
+        int c = pop_lowest(&own);
         uint8_t stack = b->cells[c];
-        if (!stack || stack_side(stack) != side) continue;
         int row = c >> 3, size = stack_size(stack);
         int advanced = side == SIDE_WHITE ? row : 7 - row;  /* 0 on the home row */
         int race = moves_to_exit(stack, 8 - advanced);
@@ -664,6 +671,7 @@ static bool gounki_parse_fen(const Variant *v, const char *text, Position *out, 
             }
             side = stack_side_seen;
             b->cells[file + 8 * row] = make_stack(side, counts[1], counts[0]);
+            b->occupied[side] |= BIT(file + 8 * row);
             rounds_of[side] += counts[1];
             squares_of[side] += counts[0];
             file++;
