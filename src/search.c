@@ -62,17 +62,18 @@ static inline void count_node(SearchThread *t)
     atomic_store_explicit(&t->nodes, atomic_load_explicit(&t->nodes, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
-/* Main thread only: stop on the clock or the node limit. */
+/* Stop on the node limit (every thread watches it, so a descheduled main thread cannot let
+ * the helpers run past it) or on the clock (read by the main thread only). */
 static void check_limits(SearchThread *t)
 {
     SearchShared *s = t->shared;
     uint64_t nodes = search_thread_nodes(t);
     if (s->limits.nodes) {
         if (s->thread_count == 1 ? nodes >= s->limits.nodes
-                                 : ((nodes & 255) == 0 && search_total_nodes(s) >= s->limits.nodes))
+                                 : ((nodes & 63) == 0 && search_total_nodes(s) >= s->limits.nodes))
             atomic_store(&s->stop, true);
     }
-    if ((nodes & 1023) != 0 || s->budget.maximum_ms < 0 || atomic_load(&s->pondering)) return;
+    if (t->id != 0 || (nodes & 1023) != 0 || s->budget.maximum_ms < 0 || atomic_load(&s->pondering)) return;
     if (now_ms() - s->start_ms >= s->budget.maximum_ms) atomic_store(&s->stop, true);
 }
 
@@ -165,7 +166,7 @@ static int quiescence(SearchThread *t, int ply, int alpha, int beta)
     const Position *pos = &t->stack[ply];
     t->pv_length[ply] = ply;
     count_node(t);
-    if (t->id == 0) check_limits(t);
+    check_limits(t);
     if (stopped(t)) return 0;
     if (ply > t->seldepth) t->seldepth = ply;
     if (ply >= MAX_PLY) return v->evaluate(v, pos);
@@ -205,7 +206,7 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
     t->pv_length[ply] = ply;
     if (depth <= 0) return quiescence(t, ply, alpha, beta);
     count_node(t);
-    if (t->id == 0) check_limits(t);
+    check_limits(t);
     if (stopped(t)) return 0;
     if (ply > t->seldepth) t->seldepth = ply;
     if (is_history_draw(t, ply)) return 0;
