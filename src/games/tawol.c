@@ -299,6 +299,10 @@ static int tawol_evaluate(const Variant *v, const Position *pos)
         score[side] = 300 * n->taken[side ^ 1]      /* enemy towers we hold */
                       + 60 * n->blocked_by[side]     /* enemy pawns we block */
                       + 40 * (n->pawns[side] - n->on_towers[side] - n->blocked_by[side ^ 1]); /* ours still free */
+    /* untaken towers, the targets free pawns march on */
+    uint64_t open_towers[2] = {0, 0};
+    for (int c = 0; c < 64; c++)
+        if (lower_type(b->cells[c]) == TOWER && !upper_type(b->cells[c])) open_towers[lower_side(b->cells[c])] |= BIT(c);
     for (int c = 0; c < 64; c++) {
         uint8_t cell = b->cells[c];
         if (!cell) continue;
@@ -314,6 +318,17 @@ static int tawol_evaluate(const Variant *v, const Position *pos)
         pawn_attacks(b, side, c, pawn_reach(type), &towers, &pawns);
         /* a pawn on a tower can only hop to another tower; a free one threatens towers and pawns */
         score[side] += 45 * towers + (free_pawn ? 10 * (towers + pawns) : 0);
+        if (free_pawn && open_towers[side ^ 1]) {
+            /* closer to an untaken enemy tower is better: king-move distance to the nearest */
+            int nearest = 8;
+            for (uint64_t t = open_towers[side ^ 1]; t;) {
+                int tower = pop_lowest(&t);
+                int df = abs((tower & 7) - (c & 7)), dr = abs((tower >> 3) - (c >> 3));
+                int distance = df > dr ? df : dr;
+                if (distance < nearest) nearest = distance;
+            }
+            score[side] += 4 * (8 - nearest);
+        }
     }
     int us = pos->side;
     int total = score[us] - score[us ^ 1];
