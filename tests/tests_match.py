@@ -173,4 +173,6 @@ def play_a_short_game_in_the_terminal(ctx):
     check("Illegal" in out and "Legal moves:" in out, out[-800:])
     check("Last move: 11-15" in out and "Donjon plays" in out, out[-800:])
     check(out.count(" a b c d e f g h") >= 3, "the board is drawn after every move")
+    # 11-15 ends on 15 = e5: its cell is marked in the diagram drawn after the move
+    check(re.search(r"^\s*5 .*\[b\]", out, re.M), "the last move is not marked: %s" % out[-800:])
     check("Hint:" in out and "B:W" in out, out[-500:])
