@@ -170,7 +170,6 @@ void engine_go(Engine *e, const SearchLimits *limits, int64_t move_overhead)
     s->limits = *limits;
     s->tt = &e->tt;
     s->callbacks = e->callbacks;
-    s->move_overhead = move_overhead;
     s->quiet = false;
     atomic_store(&s->stop, false);
     atomic_store(&s->pondering, limits->ponder);
@@ -216,11 +215,4 @@ void engine_result(Engine *e, char *out, size_t len)
         return;
     }
     snprintf(out, len, "none");
-}
-
-bool engine_game_over(Engine *e)
-{
-    char result[128];
-    engine_result(e, result, sizeof result);
-    return strcmp(result, "none") != 0;
 }

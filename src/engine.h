@@ -36,5 +36,4 @@ void engine_wait(Engine *e);       /* until no search runs */
 
 /* "none", or "white <reason>", "black <reason>", "draw <reason>" for the game so far. */
 void engine_result(Engine *e, char *out, size_t len);
-bool engine_game_over(Engine *e);
 #endif

@@ -87,7 +87,7 @@ struct Variant {
     /* Static evaluation in centipawn-like units (100 = one man) from the side to move. */
     int (*evaluate)(const Variant *v, const Position *pos);
 
-    /* A draw by a move counter of this variant (reason text), or NULL. */
+    /* Optional (NULL for games without counters): a draw by a move counter (reason text), or NULL. */
     const char *(*counter_draw)(const Variant *v, const Position *pos);
     /* When generate() returned 0: the winner (SIDE_WHITE or SIDE_BLACK) and the reason. */
     const char *(*game_end)(const Variant *v, const Position *pos, int *winner);

@@ -17,7 +17,7 @@ uint64_t perft(const Variant *v, const Position *pos, int depth)
     return total;
 }
 
-uint64_t perft_divide(const Variant *v, const Position *pos, int depth, atomic_bool *stop,
+uint64_t perft_divide(const Variant *v, const Position *pos, int depth,
                       void (*report)(void *ctx, const char *move, uint64_t count), void *ctx)
 {
     Move list[MAX_MOVES];
@@ -25,7 +25,6 @@ uint64_t perft_divide(const Variant *v, const Position *pos, int depth, atomic_b
     if (depth <= 0) return 1;
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
-        if (stop && atomic_load_explicit(stop, memory_order_relaxed)) break;
         Position child;
         v->make_move(v, pos, &list[i], &child);
         uint64_t count = perft(v, &child, depth - 1);

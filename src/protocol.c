@@ -344,7 +344,7 @@ static void command_perft(Protocol *p, const char *depth_text)
     engine_wait(p->engine);
     int64_t start = now_ms();
     const Variant *v = engine_variant(p->engine);
-    uint64_t total = perft_divide(v, engine_position(p->engine), (int)depth, NULL, print_perft_line, NULL);
+    uint64_t total = perft_divide(v, engine_position(p->engine), (int)depth, print_perft_line, NULL);
     int64_t elapsed = now_ms() - start;
     emit("");
     emit("Nodes searched: %" PRIu64, total);

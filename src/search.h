@@ -71,7 +71,6 @@ typedef struct SearchShared {
     SearchLimits limits;
     TranspositionTable *tt;
     SearchCallbacks callbacks;
-    int64_t move_overhead;
     atomic_bool stop;
     atomic_bool pondering;       /* while set, the clock does not stop the search */
     int64_t start_ms;

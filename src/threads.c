@@ -138,11 +138,3 @@ void pool_wait_idle(ThreadPool *pool)
     while (pool->running > 0) pthread_cond_wait(&pool->done, &pool->mutex);
     pthread_mutex_unlock(&pool->mutex);
 }
-
-bool pool_busy(ThreadPool *pool)
-{
-    pthread_mutex_lock(&pool->mutex);
-    bool busy = pool->running > 0;
-    pthread_mutex_unlock(&pool->mutex);
-    return busy;
-}

@@ -16,5 +16,4 @@ SearchThread *pool_thread(ThreadPool *pool, int index);
 /* Starts a search; the pool must be idle (pool_wait_idle). */
 void pool_start(ThreadPool *pool, SearchShared *shared);
 void pool_wait_idle(ThreadPool *pool);
-bool pool_busy(ThreadPool *pool);
 #endif

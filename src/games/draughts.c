@@ -551,7 +551,6 @@ static int draughts_evaluate(const Variant *v, const Position *pos)
     const DraughtsBoard *b = CBOARD(pos);
     int us = pos->side;
     int score = evaluate_side(r, b, us) - evaluate_side(r, b, us ^ 1);
-    /* the back-row guard matters only while the opponent still has men to crown */
     return score + 5; /* the side to move has the tempo */
 }
 

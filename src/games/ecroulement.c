@@ -199,12 +199,6 @@ static const char *ecroulement_game_end(const Variant *v, const Position *pos, i
     return CBOARD(pos)->occupied[pos->side] ? "no legal move" : "no pawns left";
 }
 
-static const char *ecroulement_counter_draw(const Variant *v, const Position *pos)
-{
-    (void)v, (void)pos;
-    return NULL;
-}
-
 /* ---------------------------------------------------------------- evaluation */
 
 typedef struct {
@@ -386,7 +380,7 @@ static const char *const rapid_bench[] = {
         .rules = &RULES_TABLE, .parse_fen = ecroulement_parse_fen, .format_fen = ecroulement_format_fen,    \
         .generate = ecroulement_generate, .generate_noisy = ecroulement_generate_noisy,                   \
         .make_move = ecroulement_make_move, .evaluate = ecroulement_evaluate,                              \
-        .counter_draw = ecroulement_counter_draw, .game_end = ecroulement_game_end,                        \
+        .game_end = ecroulement_game_end,                        \
         .format_move = ecroulement_format_move, .parse_move = ecroulement_parse_move,                      \
         .print_board = ecroulement_print_board, .bench_fens = BENCH, .bench_depth = 6,         \
         .aspiration_delta = 30,                                                                           \

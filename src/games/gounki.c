@@ -437,12 +437,6 @@ static const char *gounki_game_end(const Variant *v, const Position *pos, int *w
     return "no legal move";
 }
 
-static const char *gounki_counter_draw(const Variant *v, const Position *pos)
-{
-    (void)v, (void)pos;
-    return NULL;
-}
-
 /* ---------------------------------------------------------------- evaluation */
 
 /* Moves a stack needs to leave the board on an empty road: a displacement takes it as many
@@ -776,7 +770,7 @@ const Variant variant_gounki = {
     .parse_fen = gounki_parse_fen, .format_fen = gounki_format_fen,
     .generate = gounki_generate, .generate_noisy = gounki_generate_noisy,
     .make_move = gounki_make_move, .evaluate = gounki_evaluate,
-    .counter_draw = gounki_counter_draw, .game_end = gounki_game_end,
+    .game_end = gounki_game_end,
     .format_move = gounki_format_move, .parse_move = gounki_parse_move,
     .print_board = gounki_print_board, .bench_fens = gounki_bench, .bench_depth = 8, .aspiration_delta = 30,
     .option_name = "Handicap", .option_values = handicap_values, .apply_option = gounki_apply_option,

@@ -258,12 +258,6 @@ static const char *tawol_game_end(const Variant *v, const Position *pos, int *wi
     return "no legal move";
 }
 
-static const char *tawol_counter_draw(const Variant *v, const Position *pos)
-{
-    (void)v, (void)pos;
-    return NULL;
-}
-
 /* ---------------------------------------------------------------- evaluation */
 
 /* What a pawn of `side` on `from` could attack next move (exact reach, clear path):
@@ -475,7 +469,7 @@ const Variant variant_tawol = {
     .parse_fen = tawol_parse_fen, .format_fen = tawol_format_fen,
     .generate = tawol_generate, .generate_noisy = tawol_generate_noisy,
     .make_move = tawol_make_move, .evaluate = tawol_evaluate,
-    .counter_draw = tawol_counter_draw, .game_end = tawol_game_end,
+    .game_end = tawol_game_end,
     .format_move = tawol_format_move, .parse_move = tawol_parse_move,
     .print_board = tawol_print_board, .bench_fens = tawol_bench, .bench_depth = 7, .aspiration_delta = 30,
 };
