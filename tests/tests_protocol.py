@@ -251,6 +251,41 @@ def result_repetition(ctx):
     check(lines[-1] == "bestmove (none)", lines[-1])
 
 
+# A four-ply cycle of reversible moves per game, worked out by hand from RULES.md; the first side
+# has more material, so its score is not 0 unless the repetition makes it so. Gounki: a sideways
+# deployment and a sideways merge undo each other; ecroulement: a build and the collapse that
+# spreads it back; draughts: king moves; tawol: tower steps.
+REPETITION_CYCLES = [
+    ("gounki", "8/6s1/8/8/8/8/1(SS)6/8 w", "b2*a2,b2 g7-h7 a2-b2 h7-g7"),
+    ("gounki", "8/6s1/8/8/8/8/SS6/8 w", "a2-b2 g7-h7 b2*a2,b2 h7-g7"),
+    ("ecroulement", "6BB/8/8/8/8/8/8/WW4W1 w", "a1-b1 h8-g8 b1-a1 g8-h8"),
+    ("ecroulement-rapide", "6BB/8/8/8/8/8/8/WW4W1 w", "a1-b1 h8-g8 b1-a1 g8-h8"),
+    ("checkers", "B:WK30,K32:BK1", "1-5 32-28 5-1 28-32"),
+    ("russian", "W:WK30,K32:BK1", "32-28 1-5 28-32 5-1"),
+    ("brazilian", "W:WK30,K32:BK1", "32-28 1-5 28-32 5-1"),
+    ("international", "W:WK46,K48:BK1", "46-41 1-6 41-46 6-1"),
+    ("tawol", "t7/8/8/8/3A4/8/8/T7 w", "a1-b1 a8-b8 b1-a1 b8-a8"),
+]
+
+
+@test("protocol")
+def repetition_through_reversible_cycles_in_every_game(ctx):
+    for variant, fen, cycle in REPETITION_CYCLES:
+        e = ctx.engine(variant)
+        e.send("position fen %s moves %s" % (fen, cycle))
+        check(e.result() == "none", "%s: drawn at the second occurrence: %s" % (variant, e.result()))
+        e.send("position fen %s moves %s %s" % (fen, cycle, cycle))
+        check(e.result() == "draw repetition", "%s %s: third occurrence missed: %s" % (variant, fen, e.result()))
+        # in the search, the cycle's first move now returns to a position of the game: a draw
+        first = cycle.split()[0]
+        e.send("position fen %s moves %s" % (fen, cycle))
+        repeated = last_info(e.go("depth 4 searchmoves " + first)).split(" score ")[1].split(" nodes")[0]
+        e.send("position fen " + fen)
+        fresh = last_info(e.go("depth 4 searchmoves " + first)).split(" score ")[1].split(" nodes")[0]
+        check(fresh != "cp 0", "%s: the test position scores 0 by itself" % variant)
+        check(repeated == "cp 0", "%s: %s repeats a position but scores %s" % (variant, first, repeated))
+
+
 def walk_without_repetition(e, fen, plies):
     """A deterministic walk of quiet moves that never repeats a position and never lets a capture
     arise, so only the move counters can end it (depth-first, backing up when it runs dry)."""

@@ -367,6 +367,10 @@ static void gounki_make_move(const Variant *v, const Position *pos, const Move *
     uint64_t key = out->key;
     uint8_t stack = b->cells[m->from];
     put(b, &key, m->from, 0);
+    /* No piece ever moves backwards, so a move that puts any piece on a further row (and a
+     * capture, and an exit) can never be undone; everything that stays on its row can be: a
+     * sideways square step, a sideways merge, a sideways deployment (b2*a2,b2 then a2-b2).
+     * Repetitions are looked for only since the last irreversible move. */
     bool irreversible = true;
     if (m->kind == DISPLACEMENT) {
         if (m->to >= 64) {
@@ -376,20 +380,22 @@ static void gounki_make_move(const Variant *v, const Position *pos, const Move *
             uint8_t target = b->cells[m->to];
             if (!target) {
                 put(b, &key, m->to, stack);
-                /* a sideways square move into an empty cell can be undone: repetitions are possible */
                 irreversible = (m->to >> 3) != (m->from >> 3);
-            } else if (stack_side(target) == us)
+            } else if (stack_side(target) == us) {
                 put(b, &key, m->to,
                     make_stack(us, stack_rounds(target) + stack_rounds(stack), stack_squares(target) + stack_squares(stack)));
-            else {
+                irreversible = (m->to >> 3) != (m->from >> 3);
+            } else {
                 b->pieces[them] = (uint8_t)(b->pieces[them] - stack_size(target));
                 put(b, &key, m->to, stack);
             }
         }
     } else {
         int count = m->cells[3];
+        irreversible = false;
         for (int i = 0; i < count; i++) {
             int cell = m->cells[i];
+            if ((cell >> 3) != (m->from >> 3)) irreversible = true;
             if (cell >= 64) {
                 b->finished = 1;
                 b->pieces[us] = (uint8_t)(b->pieces[us] - 1);
