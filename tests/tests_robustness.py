@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from harness import check, test
+from harness import PROMPT_LIMIT, check, test
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -40,7 +40,9 @@ def storm_of_go_stop_and_positions(ctx):
 
 @test("robustness")
 def stop_isready_quit_are_prompt_with_any_threads(ctx):
-    limit = 0.020 * ctx.slow * 2.5  # 20 ms is the design goal; CI machines are noisy
+    # 20 ms is the design goal (scripts/bench --only latency prints the figures); threads beyond the
+    # cores wait for one, so a test asserts only what no load can break
+    limit = PROMPT_LIMIT * ctx.slow
     for threads in [1, 2, 3, 8] if ctx.slow == 1 else [2]:
         for variant in ["gounki", "international", "tawol"]:
             e = ctx.engine(variant)
@@ -62,7 +64,7 @@ def stop_isready_quit_are_prompt_with_any_threads(ctx):
             time.sleep(0.05)
             start = time.monotonic()
             e.quit(timeout=5)
-            check(time.monotonic() - start < limit * 5, "quit took %.1f ms" % ((time.monotonic() - start) * 1000))
+            check(time.monotonic() - start < limit, "quit took %.1f ms" % ((time.monotonic() - start) * 1000))
 
 
 @test("robustness")
