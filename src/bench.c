@@ -20,7 +20,7 @@ static void remember_best(void *context, const Position *root, const Move *best,
 }
 
 static uint64_t bench_position(const Variant *v, const Position *pos, int depth, TranspositionTable *tt,
-                               SearchThread *thread, BestMove *best)
+                               SearchThread *thread, const atomic_bool *stop, BestMove *best)
 {
     SearchShared shared = {0};
     shared.variant = v;
@@ -37,6 +37,7 @@ static uint64_t bench_position(const Variant *v, const Position *pos, int depth,
     shared.thread_count = 1;
     shared.threads = &thread;
     shared.quiet = true;
+    shared.external_stop = stop;
     atomic_store(&shared.stop, false);
     atomic_store(&shared.pondering, false);
     tt_clear(tt);
@@ -45,9 +46,10 @@ static uint64_t bench_position(const Variant *v, const Position *pos, int depth,
     return search_thread_nodes(thread);
 }
 
-BenchResult bench_run(const Variant *only, int depth, void (*line)(void *ctx, const char *text), void *ctx)
+BenchResult bench_run(const Variant *only, int depth, const atomic_bool *stop, void (*line)(void *ctx, const char *text),
+                      void *ctx)
 {
-    BenchResult result = {0, 0};
+    BenchResult result = {0, 0, true};
     TranspositionTable tt = {0};
     SearchThread *thread = search_thread_new(0);
     if (!thread || !tt_resize(&tt, 16)) {
@@ -56,7 +58,7 @@ BenchResult bench_run(const Variant *only, int depth, void (*line)(void *ctx, co
         return result;
     }
     int64_t start = now_ms();
-    for (int i = 0; variant_at(i); i++) {
+    for (int i = 0; variant_at(i) && result.completed; i++) {
         const Variant *v = variant_at(i);
         if (only && v != only) continue;
         for (int j = -1; j < 0 || v->bench_fens[j]; j++) {
@@ -69,7 +71,11 @@ BenchResult bench_run(const Variant *only, int depth, void (*line)(void *ctx, co
                 continue;
             }
             BestMove best = {.found = false};
-            uint64_t nodes = bench_position(v, &pos, depth ? depth : v->bench_depth, &tt, thread, &best);
+            uint64_t nodes = bench_position(v, &pos, depth ? depth : v->bench_depth, &tt, thread, stop, &best);
+            if (stop && atomic_load(stop)) {
+                result.completed = false;
+                break;
+            }
             if (best.found) v->format_move(v, &pos, &best.move, move, sizeof move);
             result.nodes += nodes;
             snprintf(text, sizeof text, "bench %s %s nodes %llu bestmove %s", v->name, fen,

@@ -1,9 +1,20 @@
 /* engine.c — the engine facade (see engine.h). */
 #include "engine.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A long command other than a search (perft, bench) runs in a thread of its own, so the
+ * protocol keeps answering; stop ends it like a search and every state change waits for it. */
+typedef struct {
+    pthread_t thread;
+    bool running;              /* input thread only */
+    atomic_bool stop;
+    EngineJob run;
+    void *argument;
+} BackgroundJob;
 
 struct Engine {
     const Variant *variant;
@@ -15,6 +26,7 @@ struct Engine {
     ThreadPool *pool;
     SearchShared shared;       /* the search in progress or the last one */
     SearchCallbacks callbacks;
+    BackgroundJob job;
     int option_value[VARIANT_LIMIT]; /* each variant's rule option (index into option_values) */
 };
 
@@ -173,6 +185,8 @@ void engine_go(Engine *e, const SearchLimits *limits, int64_t move_overhead)
     s->quiet = false;
     atomic_store(&s->stop, false);
     atomic_store(&s->pondering, limits->ponder);
+    atomic_store(&s->ponder_hit, false);
+    s->external_stop = NULL;
     s->start_ms = now_ms();
     int side = e->position.side;
     s->budget = time_budget(limits->movetime, limits->clock[side], limits->increment[side], limits->moves_to_go,
@@ -184,11 +198,52 @@ void engine_go(Engine *e, const SearchLimits *limits, int64_t move_overhead)
 void engine_stop(Engine *e)
 {
     atomic_store(&e->shared.stop, true);
+    atomic_store(&e->job.stop, true);
 }
 
-void engine_ponderhit(Engine *e) { atomic_store(&e->shared.pondering, false); }
+void engine_ponderhit(Engine *e)
+{
+    /* the order matters: the search reads pondering first, then the time of the hit */
+    if (!atomic_load(&e->shared.pondering)) return;
+    atomic_store(&e->shared.ponderhit_ms, now_ms());
+    atomic_store(&e->shared.ponder_hit, true);
+    atomic_store(&e->shared.pondering, false);
+}
 
-void engine_wait(Engine *e) { pool_wait_idle(e->pool); }
+void engine_finish_job(Engine *e)
+{
+    if (e->job.running) {
+        pthread_join(e->job.thread, NULL);
+        e->job.running = false;
+    }
+}
+
+void engine_wait(Engine *e)
+{
+    pool_wait_idle(e->pool);
+    engine_finish_job(e);
+}
+
+static void *job_main(void *opaque)
+{
+    BackgroundJob *job = opaque;
+    job->run(job->argument, &job->stop);
+    return NULL;
+}
+
+bool engine_run_job(Engine *e, EngineJob run, void *argument)
+{
+    stop_and_wait(e);
+    e->job.run = run;
+    e->job.argument = argument;
+    atomic_store(&e->job.stop, false);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 8u << 20);
+    e->job.running = pthread_create(&e->job.thread, &attr, job_main, &e->job) == 0;
+    pthread_attr_destroy(&attr);
+    return e->job.running;
+}
 
 void engine_result(Engine *e, char *out, size_t len)
 {

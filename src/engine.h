@@ -32,7 +32,15 @@ void engine_set_variant_option(Engine *e, const Variant *v, int value);
 void engine_go(Engine *e, const SearchLimits *limits, int64_t move_overhead);
 void engine_stop(Engine *e);       /* returns at once; bestmove follows from the search */
 void engine_ponderhit(Engine *e);
-void engine_wait(Engine *e);       /* until no search runs */
+void engine_wait(Engine *e);       /* until no search and no job runs */
+
+/* A long command (perft, bench) run in a thread of its own after any search stopped: the
+ * protocol keeps answering meanwhile. run() must return soon once *stop is set (engine_stop).
+ * false when no thread could be started (nothing ran). */
+typedef void (*EngineJob)(void *argument, const atomic_bool *stop);
+bool engine_run_job(Engine *e, EngineJob run, void *argument);
+/* Waits for a running job to end by itself (nothing is stopped). */
+void engine_finish_job(Engine *e);
 
 /* "none", or "white <reason>", "black <reason>", "draw <reason>" for the game so far. */
 void engine_result(Engine *e, char *out, size_t len);

@@ -1,14 +1,48 @@
-/* main.c — process entry: initialise the game tables, then serve the protocol on stdin. */
+/* main.c — process entry: initialise the game tables, then serve the protocol on stdin, or run
+ * the one command the command line names (`donjon bench`, `donjon --help`, ...). */
 #include "game.h"
 #include "protocol.h"
+#include "version.h"
 
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
-int main(void)
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Donjon %s: one engine for gounki, ecroulement, ecroulement-rapide, checkers, russian, brazilian,\n"
+            "international and tawol, speaking a UCI-like protocol on stdin/stdout (see protocol.md).\n"
+            "\n"
+            "usage: donjon                          serve the protocol (type 'help' for its commands)\n"
+            "       donjon bench [depth] [variant]  run the benchmark and exit\n"
+            "       donjon --version                print the version\n"
+            "       donjon --help                   this text\n",
+            DONJON_VERSION);
+}
+
+int main(int argc, char **argv)
 {
     /* a GUI that closes its end of the pipe must not kill the engine mid-write */
     signal(SIGPIPE, SIG_IGN);
     games_init();
-    return protocol_loop(stdin);
+    if (argc < 2) return protocol_loop(stdin);
+    const char *command = argv[1];
+    if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(command, "--version") == 0 || strcmp(command, "-v") == 0) {
+        printf("Donjon %s\n", DONJON_VERSION);
+        return 0;
+    }
+    if (strcmp(command, "bench") == 0) {
+        char line[512] = "bench";
+        for (int i = 2; i < argc; i++)
+            if (strlen(line) + strlen(argv[i]) + 2 < sizeof line) strcat(strcat(line, " "), argv[i]);
+        return protocol_run_command(line);
+    }
+    fprintf(stderr, "donjon: unknown command '%s'\n\n", command);
+    usage(stderr);
+    return 2;
 }

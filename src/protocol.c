@@ -43,12 +43,33 @@ static void emit(const char *format, ...)
     va_end(args);
 }
 
+typedef struct Protocol Protocol;
+
+/* What a perft or bench running in the engine's job thread needs (input thread writes it only
+ * while no job runs). */
 typedef struct {
+    Protocol *protocol;
+    const Variant *variant;
+    Position position;
+    int depth;
+    int moves_counted;
+} PerftJob;
+
+typedef struct {
+    const Variant *only;
+    int depth;
+} BenchJob;
+
+struct Protocol {
     Engine *engine;
     int64_t move_overhead;
     int multipv;
+    int skill_level;
+    uint64_t random_state;   /* seeds each weakened search */
     bool ponder;
-} Protocol;
+    PerftJob perft;
+    BenchJob bench;
+};
 
 /* Text that came from the user, made safe to echo: printable ASCII, bounded length. */
 static const char *printable(const char *text, char *out, size_t len)
@@ -189,6 +210,7 @@ static void command_uci(Protocol *p)
     emit("option name Move Overhead type spin default 30 min 0 max 5000");
     emit("option name Ponder type check default false");
     emit("option name MultiPV type spin default 1 min 1 max %d", MAX_MULTIPV);
+    emit("option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
     emit("uciok");
 }
 
@@ -215,6 +237,8 @@ static bool set_variant_option(Protocol *p, const char *name, const char *value)
             return true;
         }
         engine_set_variant_option(p->engine, v, index);
+        if (v != engine_variant(p->engine))
+            emit("info string %s is a rule of %s: it takes effect in %s games", v->option_name, v->name, v->name);
     }
     return known;
 }
@@ -242,7 +266,9 @@ static void command_setoption(Protocol *p, char **tokens, int count)
     char safe[128];
     long long number;
     if (strcasecmp(name, "UCI_Variant") == 0) {
-        const Variant *v = variant_by_name(value);
+        const Variant *v = NULL;
+        for (int k = 0; variant_at(k); k++)
+            if (strcasecmp(variant_at(k)->name, value) == 0) v = variant_at(k);
         if (!v) {
             error("unknown variant '%s'", printable(value, safe, sizeof safe));
             return;
@@ -273,6 +299,11 @@ static void command_setoption(Protocol *p, char **tokens, int count)
             error("MultiPV must be an integer from 1 to %d", MAX_MULTIPV);
         else
             p->multipv = (int)number;
+    } else if (strcasecmp(name, "Skill Level") == 0) {
+        if (!parse_integer(value, 0, SKILL_MAX, &number))
+            error("Skill Level must be an integer from 0 to %d", SKILL_MAX);
+        else
+            p->skill_level = (int)number;
     } else if (strcasecmp(name, "Ponder") == 0) {
         if (strcasecmp(value, "true") == 0)
             p->ponder = true;
@@ -328,36 +359,114 @@ static void command_position(Protocol *p, char **tokens, int count)
 
 static void print_perft_line(void *context, const char *move, uint64_t count)
 {
-    (void)context;
+    PerftJob *job = context;
+    job->moves_counted++;
     emit("%s: %" PRIu64, move, count);
 }
 
-static void command_perft(Protocol *p, const char *depth_text)
+static void run_perft(void *argument, const atomic_bool *stop)
 {
-    long long depth;
-    if (!parse_integer(depth_text, 0, 64, &depth)) {
-        error("perft needs a depth from 0 to 64");
+    PerftJob *job = argument;
+    bool completed;
+    job->moves_counted = 0;
+    uint64_t total = perft_divide(job->variant, &job->position, job->depth, stop, print_perft_line, job, &completed);
+    if (!completed) {
+        emit("info string perft stopped after %d moves", job->moves_counted);
         return;
     }
-    depth = FUZZ_CAP(depth, 3);
-    engine_stop(p->engine);
-    engine_wait(p->engine);
-    int64_t start = now_ms();
-    const Variant *v = engine_variant(p->engine);
-    uint64_t total = perft_divide(v, engine_position(p->engine), (int)depth, print_perft_line, NULL);
-    int64_t elapsed = now_ms() - start;
     emit("");
     emit("Nodes searched: %" PRIu64, total);
-    (void)elapsed;
 }
 
-static bool is_go_keyword(const char *t)
+static void command_perft(Protocol *p, char **args, int count)
 {
-    static const char *const keywords[] = {"searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo",
-                                           "depth", "nodes", "mate", "movetime", "infinite", "perft", NULL};
-    for (int i = 0; keywords[i]; i++)
-        if (strcmp(t, keywords[i]) == 0) return true;
-    return false;
+    long long depth;
+    if (count != 1 || !parse_integer(args[0], 0, 64, &depth)) {
+        error("perft needs one depth from 0 to 64");
+        return;
+    }
+    engine_stop(p->engine);
+    engine_wait(p->engine); /* the job struct is free again */
+    p->perft.protocol = p;
+    p->perft.variant = engine_variant(p->engine);
+    p->perft.position = *engine_position(p->engine);
+    p->perft.depth = (int)FUZZ_CAP(depth, 3);
+    if (!engine_run_job(p->engine, run_perft, &p->perft)) error("perft: cannot start a thread");
+}
+
+typedef struct {
+    const char *name;
+    bool takes_number;
+} GoParameter;
+
+static const GoParameter go_parameters[] = {
+    {"wtime", true}, {"btime", true}, {"winc", true}, {"binc", true}, {"movestogo", true}, {"depth", true},
+    {"nodes", true}, {"mate", true}, {"movetime", true}, {"infinite", false}, {"ponder", false},
+    {"searchmoves", false}, {NULL, false},
+};
+
+static const GoParameter *go_parameter(const char *word)
+{
+    for (const GoParameter *g = go_parameters; g->name; g++)
+        if (strcmp(word, g->name) == 0) return g;
+    return NULL;
+}
+
+/* Fills limits from the words after `go`; false (an error printed) on anything malformed:
+ * a malformed go starts nothing. */
+static bool parse_go(Protocol *p, char **tokens, int count, SearchLimits *limits)
+{
+    const Variant *v = engine_variant(p->engine);
+    const Position *pos = engine_position(p->engine);
+    char safe[128];
+    for (int i = 1; i < count; i++) {
+        const char *t = tokens[i];
+        const GoParameter *g = go_parameter(t);
+        if (!g) {
+            error("go: unknown parameter '%s'; nothing started", printable(t, safe, sizeof safe));
+            return false;
+        }
+        if (strcmp(t, "infinite") == 0)
+            limits->infinite = true;
+        else if (strcmp(t, "ponder") == 0)
+            limits->ponder = true;
+        else if (strcmp(t, "searchmoves") == 0) {
+            Move legal[MAX_MOVES];
+            int n = v->generate(v, pos, legal), listed = 0;
+            for (; i + 1 < count && !go_parameter(tokens[i + 1]); i++, listed++) {
+                char err[256];
+                int index = n ? v->parse_move(v, pos, tokens[i + 1], legal, n, err, sizeof err) : -1;
+                if (index < 0) {
+                    error("go searchmoves: %s; nothing started", n ? err : "no legal move");
+                    return false;
+                }
+                if (limits->searchmoves_count < MAX_MOVES) limits->searchmoves[limits->searchmoves_count++] = legal[index];
+            }
+            if (!listed) {
+                error("go searchmoves needs at least one move; nothing started");
+                return false;
+            }
+        } else {
+            long long number;
+            const char *arg = i + 1 < count ? tokens[i + 1] : NULL;
+            i++;
+            if (!parse_clamped(arg, INT64_MIN / 4, INT64_MAX / 4, &number)) {
+                error("go %s needs an integer; nothing started", t);
+                return false;
+            }
+            if (number < 0) number = 0; /* a negative clock is an empty one */
+            if (strcmp(t, "wtime") == 0) limits->clock[SIDE_WHITE] = number;
+            if (strcmp(t, "btime") == 0) limits->clock[SIDE_BLACK] = number;
+            if (strcmp(t, "winc") == 0) limits->increment[SIDE_WHITE] = number;
+            if (strcmp(t, "binc") == 0) limits->increment[SIDE_BLACK] = number;
+            if (strcmp(t, "movestogo") == 0) limits->moves_to_go = number > 1000 ? 1000 : (int)number;
+            if (strcmp(t, "depth") == 0) limits->depth = number > MAX_PLY - 1 ? MAX_PLY - 1 : (int)(number ? number : 1);
+            if (strcmp(t, "nodes") == 0) limits->nodes = number ? (uint64_t)number : 1;
+            if (strcmp(t, "movetime") == 0) limits->movetime = number;
+            if (strcmp(t, "mate") == 0) limits->depth = number * 2 + 1 > MAX_PLY - 1 ? MAX_PLY - 1 : (int)(number * 2 + 1);
+        }
+    }
+    return true;
 }
 
 static void command_go(Protocol *p, char **tokens, int count)
@@ -368,56 +477,31 @@ static void command_go(Protocol *p, char **tokens, int count)
     limits.clock[0] = limits.clock[1] = -1;
     limits.increment[0] = limits.increment[1] = 0;
     limits.multipv = p->multipv;
-    const Variant *v = engine_variant(p->engine);
-    const Position *pos = engine_position(p->engine);
-    char safe[128];
-    for (int i = 1; i < count; i++) {
-        const char *t = tokens[i];
-        const char *arg = i + 1 < count ? tokens[i + 1] : NULL;
-        long long number;
-        if (strcmp(t, "infinite") == 0)
-            limits.infinite = true;
-        else if (strcmp(t, "ponder") == 0)
-            limits.ponder = true;
-        else if (strcmp(t, "perft") == 0) {
-            command_perft(p, arg);
+    /* go perft N is perft N, whatever else the line holds */
+    for (int i = 1; i < count; i++)
+        if (strcmp(tokens[i], "perft") == 0) {
+            command_perft(p, tokens + i + 1, count - i - 1);
             return;
-        } else if (strcmp(t, "searchmoves") == 0) {
-            Move legal[MAX_MOVES];
-            int n = v->generate(v, pos, legal);
-            for (; i + 1 < count && !is_go_keyword(tokens[i + 1]); i++) {
-                char err[256];
-                int index = n ? v->parse_move(v, pos, tokens[i + 1], legal, n, err, sizeof err) : -1;
-                if (index < 0)
-                    error("searchmoves: %s", n ? err : "no legal move");
-                else if (limits.searchmoves_count < MAX_MOVES)
-                    limits.searchmoves[limits.searchmoves_count++] = legal[index];
-            }
-        } else if (strcmp(t, "wtime") == 0 || strcmp(t, "btime") == 0 || strcmp(t, "winc") == 0 ||
-                   strcmp(t, "binc") == 0 || strcmp(t, "movestogo") == 0 || strcmp(t, "depth") == 0 ||
-                   strcmp(t, "nodes") == 0 || strcmp(t, "movetime") == 0 || strcmp(t, "mate") == 0) {
-            i++;
-            if (!parse_clamped(arg, INT64_MIN / 4, INT64_MAX / 4, &number)) {
-                error("go %s needs an integer", t);
-                continue;
-            }
-            if (number < 0) number = 0; /* a negative clock is an empty one */
-            if (strcmp(t, "wtime") == 0) limits.clock[SIDE_WHITE] = number;
-            if (strcmp(t, "btime") == 0) limits.clock[SIDE_BLACK] = number;
-            if (strcmp(t, "winc") == 0) limits.increment[SIDE_WHITE] = number;
-            if (strcmp(t, "binc") == 0) limits.increment[SIDE_BLACK] = number;
-            if (strcmp(t, "movestogo") == 0) limits.moves_to_go = number > 1000 ? 1000 : (int)number;
-            if (strcmp(t, "depth") == 0) limits.depth = number > MAX_PLY - 1 ? MAX_PLY - 1 : (int)(number ? number : 1);
-            if (strcmp(t, "nodes") == 0) limits.nodes = number ? (uint64_t)number : 1;
-            if (strcmp(t, "movetime") == 0) limits.movetime = number;
-            if (strcmp(t, "mate") == 0) limits.depth = number * 2 + 1 > MAX_PLY - 1 ? MAX_PLY - 1 : (int)(number * 2 + 1);
-        } else
-            error("go: unknown parameter '%s'", printable(t, safe, sizeof safe));
+        }
+    if (!parse_go(p, tokens, count, &limits)) return;
+    int side = engine_position(p->engine)->side;
+    bool any_clock = limits.clock[SIDE_WHITE] >= 0 || limits.clock[SIDE_BLACK] >= 0;
+    if (any_clock && limits.clock[side] < 0) {
+        /* a clock for the other side only: the side to move has none, so it has no time */
+        emit("info string go gives no clock for the side to move (%s): it moves at once",
+             side == SIDE_WHITE ? "wtime" : "btime");
+        limits.clock[side] = 0;
     }
     /* no limit at all: search until stopped, as UCI engines do */
-    if (!limits.depth && !limits.nodes && limits.movetime < 0 && limits.clock[SIDE_WHITE] < 0 &&
-        limits.clock[SIDE_BLACK] < 0)
-        limits.infinite = true;
+    if (!limits.depth && !limits.nodes && limits.movetime < 0 && !any_clock) limits.infinite = true;
+    if (p->skill_level < SKILL_MAX) {
+        limits.weakened = true;
+        limits.skill_level = p->skill_level;
+        uint64_t cap = skill_node_limit(p->skill_level);
+        if (!limits.nodes || limits.nodes > cap) limits.nodes = cap;
+        p->random_state = p->random_state * 6364136223846793005ull + 1442695040888963407ull;
+        limits.skill_seed = p->random_state ^ (p->random_state >> 29);
+    }
     char result[128];
     engine_stop(p->engine);
     engine_wait(p->engine);
@@ -472,32 +556,44 @@ static void print_bench_line(void *context, const char *text)
     emit("info string %s", text);
 }
 
-static void command_bench(Protocol *p, char **tokens, int count)
+static void run_bench(void *argument, const atomic_bool *stop)
 {
-    long long depth = 0; /* each variant's own depth */
-    const Variant *only = NULL;
-    for (int i = 1; i < count; i++) {
-        long long number;
-        if (parse_integer(tokens[i], 1, 64, &number))
-            depth = number;
-        else if (variant_by_name(tokens[i]))
-            only = variant_by_name(tokens[i]);
-        else {
-            char safe[128];
-            error("bench [depth] [variant]: bad argument '%s'", printable(tokens[i], safe, sizeof safe));
-            return;
-        }
+    BenchJob *job = argument;
+    BenchResult r = bench_run(job->only, job->depth, stop, print_bench_line, NULL);
+    if (!r.completed) {
+        emit("info string bench stopped");
+        return;
     }
-    engine_stop(p->engine);
-    engine_wait(p->engine);
-#ifdef DONJON_FUZZING
-    depth = 1;
-#endif
-    BenchResult r = bench_run(only, (int)depth, print_bench_line, p);
     emit("");
     emit("Total time (ms) : %" PRId64, r.time_ms);
     emit("Nodes searched  : %" PRIu64, r.nodes);
     emit("Nodes/second    : %" PRIu64, r.time_ms > 0 ? r.nodes * 1000 / (uint64_t)r.time_ms : r.nodes);
+}
+
+static void command_bench(Protocol *p, char **args, int count)
+{
+    long long depth = 0; /* each variant's own depth */
+    const Variant *only = NULL;
+    for (int i = 0; i < count; i++) {
+        long long number;
+        if (parse_integer(args[i], 1, 64, &number))
+            depth = number;
+        else if (variant_by_name(args[i]))
+            only = variant_by_name(args[i]);
+        else {
+            char safe[128];
+            error("bench [depth] [variant]: bad argument '%s'", printable(args[i], safe, sizeof safe));
+            return;
+        }
+    }
+    engine_stop(p->engine);
+    engine_wait(p->engine); /* the job struct is free again */
+#ifdef DONJON_FUZZING
+    depth = 1;
+#endif
+    p->bench.only = only;
+    p->bench.depth = (int)depth;
+    if (!engine_run_job(p->engine, run_bench, &p->bench)) error("bench: cannot start a thread");
 }
 
 static void command_eval(Protocol *p)
@@ -517,6 +613,51 @@ static int tokenize(char *line, char **tokens, int max)
     return count;
 }
 
+static void command_help(Protocol *p)
+{
+    (void)p;
+    static const char *const lines[] = {
+        "Donjon " DONJON_VERSION " plays gounki, ecroulement, ecroulement-rapide, checkers, russian, brazilian,",
+        "international and tawol through a UCI-like protocol (protocol.md has every detail).",
+        "  uci                                   identify, list the options",
+        "  setoption name <name> value <value>   e.g. setoption name UCI_Variant value international",
+        "  ucinewgame                            forget the previous game",
+        "  position startpos|fen <FEN> [moves <m1> ...]",
+        "  go [depth N|nodes N|movetime MS|wtime MS btime MS [winc MS binc MS] [movestogo N]|infinite|ponder]",
+        "     [searchmoves <m1> ...]               search; ends with 'bestmove'",
+        "  stop | ponderhit | isready | quit",
+        "  moves      the legal moves             d         the board, its FEN and key",
+        "  result     the game's result so far    eval      the static evaluation",
+        "  perft N    count the leaves at depth N bench [depth] [variant]  the benchmark",
+        "  help       this text",
+        NULL,
+    };
+    for (int i = 0; lines[i]; i++) emit("%s", lines[i]);
+}
+
+static void command_result(Protocol *p)
+{
+    char result[128];
+    engine_result(p->engine, result, sizeof result);
+    emit("result %s", result);
+}
+
+static void command_isready(Protocol *p) { (void)p, emit("readyok"); }
+static void command_ucinewgame(Protocol *p) { engine_new_game(p->engine); }
+static void command_stop(Protocol *p) { engine_stop(p->engine); }
+static void command_ponderhit(Protocol *p) { engine_ponderhit(p->engine); }
+
+/* Commands that take no arguments: any word after them is an error and nothing is done. */
+static const struct {
+    const char *name;
+    void (*run)(Protocol *p);
+} plain_commands[] = {
+    {"uci", command_uci},           {"isready", command_isready}, {"ucinewgame", command_ucinewgame},
+    {"stop", command_stop},         {"ponderhit", command_ponderhit}, {"moves", command_moves},
+    {"result", command_result},     {"d", command_display},       {"eval", command_eval},
+    {"help", command_help},         {NULL, NULL},
+};
+
 /* Handles one line; returns false on quit. */
 static bool handle_line(Protocol *p, char *line)
 {
@@ -524,67 +665,96 @@ static bool handle_line(Protocol *p, char *line)
     int count = tokenize(line, tokens, MAX_TOKENS);
     if (count == 0) return true;
     const char *c = tokens[0];
-    if (strcmp(c, "quit") == 0) return false;
-    if (strcmp(c, "uci") == 0)
-        command_uci(p);
-    else if (strcmp(c, "isready") == 0)
-        emit("readyok");
-    else if (strcmp(c, "setoption") == 0)
+    char safe[128];
+    for (int i = 0; plain_commands[i].name; i++) {
+        if (strcmp(c, plain_commands[i].name) != 0) continue;
+        if (count > 1)
+            error("'%s' takes no arguments (got '%s'): nothing done", c, printable(tokens[1], safe, sizeof safe));
+        else
+            plain_commands[i].run(p);
+        return true;
+    }
+    if (strcmp(c, "quit") == 0) {
+        if (count == 1) return false;
+        error("'quit' takes no arguments (got '%s'): nothing done", printable(tokens[1], safe, sizeof safe));
+    } else if (strcmp(c, "setoption") == 0)
         command_setoption(p, tokens, count);
-    else if (strcmp(c, "ucinewgame") == 0)
-        engine_new_game(p->engine);
     else if (strcmp(c, "position") == 0)
         command_position(p, tokens, count);
     else if (strcmp(c, "go") == 0)
         command_go(p, tokens, count);
-    else if (strcmp(c, "stop") == 0)
-        engine_stop(p->engine);
-    else if (strcmp(c, "ponderhit") == 0)
-        engine_ponderhit(p->engine);
     else if (strcmp(c, "perft") == 0)
-        command_perft(p, count > 1 ? tokens[1] : NULL);
-    else if (strcmp(c, "moves") == 0)
-        command_moves(p);
-    else if (strcmp(c, "result") == 0) {
-        char result[128];
-        engine_result(p->engine, result, sizeof result);
-        emit("result %s", result);
-    } else if (strcmp(c, "d") == 0)
-        command_display(p);
+        command_perft(p, tokens + 1, count - 1);
     else if (strcmp(c, "bench") == 0)
-        command_bench(p, tokens, count);
-    else if (strcmp(c, "eval") == 0)
-        command_eval(p);
+        command_bench(p, tokens + 1, count - 1);
     else if (strcmp(c, "debug") == 0 || strcmp(c, "register") == 0)
         ; /* UCI commands with nothing to do here */
-    else {
-        char safe[128];
-        error("unknown command '%s'", printable(c, safe, sizeof safe));
-    }
+    else
+        error("unknown command '%s' (help lists the commands)", printable(c, safe, sizeof safe));
     return true;
+}
+
+static Protocol *protocol_new(void)
+{
+    Protocol *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->move_overhead = 30;
+    p->multipv = 1;
+    p->skill_level = SKILL_MAX;
+    p->random_state = (uint64_t)now_ms() * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)p;
+    SearchCallbacks callbacks = {.context = p, .info = on_info, .bestmove = on_bestmove};
+    p->engine = engine_new(&callbacks);
+    if (!p->engine) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void protocol_free(Protocol *p)
+{
+    engine_stop(p->engine);
+    engine_wait(p->engine);
+    engine_free(p->engine);
+    free(p);
+}
+
+int protocol_run_command(const char *command)
+{
+    Protocol *p = protocol_new();
+    if (!p) {
+        emit("info string error: cannot start the engine (out of memory)");
+        return 1;
+    }
+    char *line = strdup(command);
+    if (line) handle_line(p, line);
+    free(line);
+    engine_wait(p->engine); /* a search with limits or a job ends by itself */
+    protocol_free(p);
+    return 0;
 }
 
 int protocol_loop(FILE *in)
 {
-    Protocol p = {.move_overhead = 30, .multipv = 1, .ponder = false};
-    SearchCallbacks callbacks = {.context = &p, .info = on_info, .bestmove = on_bestmove};
-    p.engine = engine_new(&callbacks);
-    if (!p.engine) {
+    Protocol *p = protocol_new();
+    if (!p) {
         emit("info string error: cannot start the engine (out of memory)");
         return 1;
     }
     char *line = NULL;
     size_t capacity = 0;
     ssize_t length;
-    while ((length = getline(&line, &capacity, in)) >= 0) {
+    bool quit = false;
+    while (!quit && (length = getline(&line, &capacity, in)) >= 0) {
         /* NUL bytes would cut the line short: read them as blanks */
         for (ssize_t i = 0; i < length; i++)
             if (line[i] == 0) line[i] = ' ';
-        if (!handle_line(&p, line)) break;
+        quit = !handle_line(p, line);
     }
     free(line);
-    engine_stop(p.engine);
-    engine_wait(p.engine);
-    engine_free(p.engine);
+    /* at the end of input a perft or bench finishes (`echo "perft 6" | donjon` must print its
+     * count); a search without limits could not, so searches stop as on quit */
+    if (!quit) engine_finish_job(p->engine);
+    protocol_free(p);
     return 0;
 }

@@ -4,4 +4,6 @@
 #include <stdio.h>
 /* Reads commands until `quit` or end of input; returns the process exit status. */
 int protocol_loop(FILE *in);
+/* Runs one command line (e.g. "bench 10 checkers") to its end; returns the exit status. */
+int protocol_run_command(const char *command);
 #endif

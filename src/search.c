@@ -18,6 +18,7 @@ struct SearchThread {
     int root_depth;
     int completed_depth;
     int best_score;
+    bool interrupted;                   /* the last iteration was cut short by a stop */
     int root_count;
     int key_base;                       /* index in keys[] of the root position */
     uint64_t keys[HISTORY_MAX + MAX_PLY + 2];
@@ -62,8 +63,16 @@ static inline void count_node(SearchThread *t)
     atomic_store_explicit(&t->nodes, atomic_load_explicit(&t->nodes, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
+/* Milliseconds the time budget has used: since `go`, or since ponderhit once the pondered
+ * move was played (the clock did not run while pondering; what was searched is a bonus). */
+static int64_t budget_elapsed(const SearchShared *s)
+{
+    int64_t base = atomic_load(&s->ponder_hit) ? atomic_load(&s->ponderhit_ms) : s->start_ms;
+    return now_ms() - base;
+}
+
 /* Stop on the node limit (every thread watches it, so a descheduled main thread cannot let
- * the helpers run past it) or on the clock (read by the main thread only). */
+ * the helpers run past it), on the clock or on the caller's flag (read by the main thread only). */
 static void check_limits(SearchThread *t)
 {
     SearchShared *s = t->shared;
@@ -73,8 +82,12 @@ static void check_limits(SearchThread *t)
                                  : ((nodes & 63) == 0 && search_total_nodes(s) >= s->limits.nodes))
             atomic_store(&s->stop, true);
     }
-    if (t->id != 0 || (nodes & 1023) != 0 || s->budget.maximum_ms < 0 || atomic_load(&s->pondering)) return;
-    if (now_ms() - s->start_ms >= s->budget.maximum_ms) atomic_store(&s->stop, true);
+    if (t->id != 0 || (nodes & 1023) != 0) return;
+    if (s->external_stop && atomic_load(s->external_stop)) atomic_store(&s->stop, true);
+    if (s->budget.maximum_ms < 0 || atomic_load(&s->pondering)) return;
+    /* after ponderhit the search already went deep: the optimum is all it may still spend */
+    int64_t limit = atomic_load(&s->ponder_hit) ? s->budget.optimum_ms : s->budget.maximum_ms;
+    if (budget_elapsed(s) >= limit) atomic_store(&s->stop, true);
 }
 
 static inline int score_to_tt(int score, int ply)
@@ -364,6 +377,7 @@ static void prepare_thread(SearchThread *t, SearchShared *s)
     t->completed_depth = 0;
     t->seldepth = 0;
     t->best_score = -SCORE_INFINITE;
+    t->interrupted = false;
     /* the game's positions inside the root's repetition window, then the root */
     int keep = s->game_key_count < HISTORY_MAX ? s->game_key_count : HISTORY_MAX;
     if (keep) memcpy(t->keys, s->game_keys + (s->game_key_count - keep), sizeof(uint64_t) * (size_t)keep);
@@ -394,6 +408,8 @@ static void iterate(SearchThread *t)
     SearchShared *s = t->shared;
     const Variant *v = t->variant;
     int multipv = s->limits.multipv < 1 ? 1 : s->limits.multipv;
+    /* a weakened search needs the scores of several moves to choose among them */
+    if (s->limits.weakened && multipv < SKILL_LINES) multipv = SKILL_LINES;
     if (multipv > t->root_count) multipv = t->root_count;
     int max_depth = s->limits.depth > 0 && s->limits.depth < MAX_PLY - 1 ? s->limits.depth : MAX_PLY - 1;
     /* helpers start one ply deeper every other thread, so the threads spread over depths */
@@ -427,15 +443,19 @@ static void iterate(SearchThread *t)
                 if (delta > 1000) alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
             }
         }
-        if (stopped(t)) break;
+        if (stopped(t)) {
+            t->interrupted = true;
+            break;
+        }
         t->completed_depth = depth;
         t->best_score = t->root_moves[0].score;
         if (t->id != 0) continue;
-        for (int line = 0; line < multipv; line++) report_line(t, depth, line, BOUND_EXACT);
+        int reported = s->limits.multipv < 1 ? 1 : s->limits.multipv < multipv ? s->limits.multipv : multipv;
+        for (int line = 0; line < reported; line++) report_line(t, depth, line, BOUND_EXACT);
         /* the main thread decides whether another iteration fits in the time */
         /* (with a clock; a fixed movetime is used to its end) */
         if (!atomic_load(&s->pondering) && s->budget.optimum_ms >= 0 && s->limits.movetime < 0 &&
-            now_ms() - s->start_ms > s->budget.optimum_ms * 55 / 100)
+            budget_elapsed(s) > s->budget.optimum_ms * 55 / 100)
             break;
         /* a forced win or loss proven within this depth will not change */
         int best = t->root_moves[0].score;
@@ -444,6 +464,33 @@ static void iterate(SearchThread *t)
             break;
         if (t->root_count == 1 && s->budget.optimum_ms >= 0 && !s->limits.infinite && depth >= 4) break;
     }
+}
+
+uint64_t skill_node_limit(int level)
+{
+    uint64_t nodes = 100;
+    for (int i = 0; i < level; i++) nodes = nodes * 215 / 100;
+    return nodes;
+}
+
+/* Skill Level below SKILL_MAX: besides its node budget, a weakened search plays one of its
+ * SKILL_LINES best moves, each score raised by a random amount up to (SKILL_MAX - 1 - level)
+ * · 30 points, so that lower levels err more often and by more. */
+static const RootMove *weakened_choice(const SearchThread *t, const SearchShared *s)
+{
+    uint64_t random = s->limits.skill_seed | 1;
+    int spread = (SKILL_MAX - 1 - s->limits.skill_level) * 30;
+    const RootMove *chosen = &t->root_moves[0];
+    int best_value = -SCORE_INFINITE;
+    for (int i = 0; i < t->root_count && i < SKILL_LINES; i++) {
+        const RootMove *rm = &t->root_moves[i];
+        int score = rm->score != -SCORE_INFINITE ? rm->score : rm->previous_score;
+        if (score == -SCORE_INFINITE) continue;
+        random ^= random << 13, random ^= random >> 7, random ^= random << 17; /* xorshift64 */
+        int value = score + (spread > 0 ? (int)(random % (uint64_t)(spread + 1)) : 0);
+        if (value > best_value) best_value = value, chosen = rm;
+    }
+    return chosen;
 }
 
 void search_helper(SearchThread *t, SearchShared *shared)
@@ -471,17 +518,21 @@ void search_main(SearchThread *t, SearchShared *s)
         SearchThread *h = s->threads[i];
         if (h->root_count && h->completed_depth > best->completed_depth && h->best_score >= best->best_score) best = h;
     }
-    if (best != t && !s->quiet && s->callbacks.info) {
-        const RootMove *rm = &best->root_moves[0];
-        SearchInfo info = {best->completed_depth, rm->seldepth, 1, rm->score, BOUND_EXACT, search_total_nodes(s),
-                           now_ms() - s->start_ms, tt_hashfull(s->tt), rm->pv_length, rm->pv};
+    const RootMove *chosen = best->root_count ? &best->root_moves[0] : NULL;
+    if (chosen && s->limits.weakened) chosen = weakened_choice(best, s);
+    /* a GUI shows the last info line: when time or stop cut the search short, or another thread
+     * or the skill choice decided, send the line of the move actually played */
+    if (chosen && !s->quiet && s->callbacks.info && best->completed_depth > 0 &&
+        (best != t || t->interrupted || chosen != &best->root_moves[0])) {
+        int score = chosen->score == -SCORE_INFINITE ? chosen->previous_score : chosen->score;
+        SearchInfo info = {best->completed_depth, chosen->seldepth, 1, score, BOUND_EXACT, search_total_nodes(s),
+                           now_ms() - s->start_ms, tt_hashfull(s->tt), chosen->pv_length, chosen->pv};
         s->callbacks.info(s->callbacks.context, &s->root, &info);
     }
     if (!s->callbacks.bestmove) return;
-    if (t->root_count == 0) {
+    if (!chosen) {
         s->callbacks.bestmove(s->callbacks.context, &s->root, NULL, NULL);
         return;
     }
-    const RootMove *rm = &best->root_moves[0];
-    s->callbacks.bestmove(s->callbacks.context, &s->root, &rm->move, rm->pv_length > 1 ? &rm->pv[1] : NULL);
+    s->callbacks.bestmove(s->callbacks.context, &s->root, &chosen->move, chosen->pv_length > 1 ? &chosen->pv[1] : NULL);
 }

@@ -20,6 +20,8 @@
 #define SCORE_MATE_BOUND (SCORE_MATE - MAX_PLY)  /* scores beyond this are mates */
 #define MAX_MULTIPV 64
 #define ROOT_PV_MAX 64
+#define SKILL_MAX 10         /* Skill Level: 0 (weakest) .. SKILL_MAX (full strength) */
+#define SKILL_LINES 4        /* a weakened search compares this many root moves */
 
 typedef struct {
     int depth;               /* 0 = no limit */
@@ -31,6 +33,9 @@ typedef struct {
     bool infinite;
     bool ponder;
     int multipv;
+    bool weakened;           /* Skill Level below SKILL_MAX (zeroed limits play at full strength) */
+    int skill_level;         /* when weakened: the level, see skill_node_limit and search.c */
+    uint64_t skill_seed;     /* the random choice of a weakened search */
     int searchmoves_count;   /* 0 = every legal move */
     Move searchmoves[MAX_MOVES];
 } SearchLimits;
@@ -73,6 +78,9 @@ typedef struct SearchShared {
     SearchCallbacks callbacks;
     atomic_bool stop;
     atomic_bool pondering;       /* while set, the clock does not stop the search */
+    atomic_bool ponder_hit;      /* set by ponderhit: the budget counts from ponderhit_ms */
+    _Atomic int64_t ponderhit_ms;
+    const atomic_bool *external_stop; /* bench: a flag of its caller that also stops the search */
     int64_t start_ms;
     TimeBudget budget;
     int thread_count;
@@ -82,6 +90,9 @@ typedef struct SearchShared {
     void (*wait_for_helpers)(void *pool);
     void *pool;
 } SearchShared;
+
+/* The node budget of a weakened search (Skill Level below SKILL_MAX): about 100 · 2.15^level. */
+uint64_t skill_node_limit(int level);
 
 SearchThread *search_thread_new(int id);
 void search_thread_free(SearchThread *t);

@@ -15,7 +15,9 @@ TimeBudget time_budget(int64_t movetime, int64_t clock, int64_t increment, int m
     TimeBudget b = {-1, -1};
     if (overhead < 0) overhead = 0;
     if (movetime >= 0) {
-        int64_t t = movetime - overhead;
+        /* a fixed time per move is a budget to use whole: Move Overhead is for clocks, whose
+         * loss on time it prevents; 2 ms cover stopping the threads and writing the move */
+        int64_t t = movetime - 2;
         b.optimum_ms = b.maximum_ms = t > 1 ? t : 1;
         return b;
     }

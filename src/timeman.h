@@ -8,7 +8,7 @@ typedef struct {
     int64_t maximum_ms;  /* never think longer than this; -1 = no limit */
 } TimeBudget;
 
-/* movetime, own clock and increment (ms; negative or absent clock = -1), moves to go (0 = unknown) */
+/* movetime (used whole, Move Overhead aside), own clock and increment (ms; negative or absent clock = -1), moves to go (0 = unknown) */
 TimeBudget time_budget(int64_t movetime, int64_t clock, int64_t increment, int moves_to_go, int64_t overhead);
 int64_t now_ms(void);
 #endif
