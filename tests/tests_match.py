@@ -76,7 +76,8 @@ def parse_pdn(text):
     for block in re.split(r"\n\n(?=\[)", text.strip()):
         tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]$', block, re.M))
         body = "\n".join(l for l in block.splitlines() if not l.startswith("["))
-        words = [w for w in body.split() if not re.match(r"^\d+\.$", w)]
+        words = [w for w in body.split() if not re.match(r"^\d+\.(\.\.)?$", w)]
+        tags["numbers"] = [w for w in body.split() if re.match(r"^\d+\.(\.\.)?$", w)]
         check(words and words[-1] == tags.get("Result"), "movetext must end with the result: %r" % block[-200:])
         tags["moves"] = words[:-1]
         games.append(tags)
@@ -115,12 +116,76 @@ def replayed_records_are_legal(ctx):
                                "--variant", "international", "--games", "2", "--quiet"])
     e = ctx.engine("international")
     for g in parse_pdn(records):
-        errors = e.errors_until_ready("position startpos moves " + " ".join(g["moves"]))
+        errors = replay(e, g)
         check(not errors, errors)
         result = e.result()
         if g["Result"] != "1/2-1/2" and not g["Termination"].startswith("adjudication"):
             winner = "white" if g["Result"] == "1-0" else "black"
             check(result.startswith(winner), "%s vs %s" % (result, g["Result"]))
+
+
+def replay(e, game):
+    """Sets the record's game up in engine e; the engine's errors (none expected)."""
+    start = "position fen " + game["FEN"] if "FEN" in game else "position startpos"
+    return e.errors_until_ready(start + " moves " + " ".join(game["moves"]))
+
+
+@test("match", sanitizers=False)
+def records_with_openings_replay_and_number_from_the_first_mover(ctx):
+    donjon = os.path.join(ROOT, "donjon")
+    openings = os.path.join(tempfile.mkdtemp(), "openings.txt")
+    with open(openings, "w") as f:
+        f.write("# three plies from the start, then a FEN with Black to move\n"
+                "startpos | 32-28 19-23 28x19\n"
+                "B:W27,28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48:B1-20 | 20-24\n")
+    _, records, _ = run_match(["--engine", donjon, "--depth", "2", "--engine", donjon, "--depth", "1",
+                               "--variant", "international", "--games", "4", "--openings", openings,
+                               "--max-plies", "30", "--quiet"])
+    e = ctx.engine("international")
+    games = parse_pdn(records)
+    check(len(games) == 4, len(games))
+    for g in games:
+        check(not replay(e, g), "record does not replay: %s" % g)
+        black_first = g.get("FEN", "W").startswith("B")
+        check(g["numbers"][0] == ("1..." if black_first else "1."), (g.get("FEN"), g["numbers"][:2]))
+        check(g["moves"][0] in ("32-28", "20-24"), "the opening's moves are in the record: %s" % g["moves"][:3])
+    # the other games' records carry their first position: random openings replay from it
+    for variant in ["gounki", "tawol"]:
+        _, records, _ = run_match(["--engine", donjon, "--depth", "1", "--engine", donjon, "--depth", "1",
+                                   "--variant", variant, "--games", "2", "--random-plies", "3", "--max-plies", "20",
+                                   "--quiet"])
+        e = ctx.engine(variant)
+        for g in parse_pdn(records):
+            check(g.get("Variant") == variant and "FEN" in g, g)
+            check(not replay(e, g), "%s record does not replay: %s" % (variant, g))
+            check(len(g["moves"]) >= 3, g["moves"])
+
+
+@test("match", sanitizers=False)
+def the_runner_explains_itself(ctx):
+    match = [sys.executable, os.path.join(ROOT, "scripts", "match")]
+    done = subprocess.run(match + ["--help"], capture_output=True, text=True, timeout=60)
+    for flag in ["--engine", "--depth", "--tc", "--name", "--option", "--movetime", "--nodes"]:
+        check(flag in done.stdout, "--help does not list " + flag)
+    check("read_openings" not in done.stdout, "--help names a code function")
+    done = subprocess.run(match + ["--engine", "/nonexistent/donjon", "--engine", "/nonexistent/donjon",
+                                   "--variant", "checkers"], capture_output=True, text=True, timeout=60)
+    check(done.returncode != 0 and "not found" in done.stderr and "Traceback" not in done.stderr, done.stderr)
+    donjon = os.path.join(ROOT, "donjon")
+    report, _, out = run_match(["--engine", donjon, "--depth", "1", "--engine", donjon, "--depth", "1",
+                                "--variant", "checkers", "--games", "2", "--max-plies", "20", "--quiet"])
+    check("-0.0" not in out and "+inf [" not in out, out)
+    # every game won: a bound, not an infinite estimate
+    report, _, out = run_match(["--engine", donjon, "--depth", "3", "--name", "strong", "--engine",
+                                "%s %s --mode illegal" % (sys.executable, os.path.join(ROOT, "tests", "broken_engine.py")),
+                                "--variant", "checkers", "--games", "6", "--quiet", "--random-plies", "2"])
+    # six wins: the score is at least 6 / (6 + 1.96^2) = 0.6097 (Wilson), so Elo > -400 log10(1/0.6097 - 1) = +77.5
+    check("Elo difference: > +77.5" in out and "inf" not in out.split("Results")[1], out)
+    done = subprocess.run(match + ["--engine", donjon, "--depth", "1", "--engine", donjon, "--depth", "1",
+                                   "--variant", "checkers", "--games", "2", "--max-plies", "10", "--quiet",
+                                   "--pdn", os.path.join(tempfile.mkdtemp(), "g.pdn")],
+                          capture_output=True, text=True, timeout=120)
+    check("warning: no --openings" in done.stderr, done.stderr)
 
 
 @test("match", sanitizers=False)
@@ -176,3 +241,29 @@ def play_a_short_game_in_the_terminal(ctx):
     # 11-15 ends on 15 = e5: its cell is marked in the diagram drawn after the move
     check(re.search(r"^\s*5 .*\[b\]", out, re.M), "the last move is not marked: %s" % out[-800:])
     check("Hint:" in out and "B:W" in out, out[-500:])
+
+
+@test("match", sanitizers=False)
+def play_from_a_fen_switch_redo_and_save(ctx):
+    play = [sys.executable, os.path.join(ROOT, "scripts", "play"), "--engine", os.path.join(ROOT, "donjon")]
+    saved = os.path.join(tempfile.mkdtemp(), "game.pdn")
+    # international from a FEN, the player White: move, undo, redo, then switch sides and save
+    fen = "W:W27,28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48:B1-20"
+    done = subprocess.run(play + ["--variant", "international", "--fen", fen, "--side", "white", "--movetime", "30"],
+                          input="z9-z9\n33-29\nundo\nredo\nswitch\nsave %s\nquit\n" % saved, capture_output=True,
+                          text=True, timeout=120)
+    out = done.stdout
+    check(done.returncode == 0, done.stderr)
+    check("Illegal: " in out and "move 1 '" not in out, out[-600:])
+    check("You now play black" in out and "Saved" in out, out[-400:])
+    with open(saved) as f:
+        game = parse_pdn(f.read())[0]
+    check(game["FEN"].startswith("W:W27,28,") and game["numbers"][0] == "1.", game)
+    # 33-29 and the reply (redone), then the engine's move for White after the switch
+    check(game["moves"][0] == "33-29" and len(game["moves"]) == 3, game["moves"])
+    e = ctx.engine("international")
+    check(not replay(e, game), "the saved game does not replay")
+    # a missing engine binary: a sentence, not a traceback
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "play"), "--engine", "/nonexistent/donjon"],
+                          capture_output=True, text=True, timeout=60)
+    check(done.returncode != 0 and "not found" in done.stderr and "Traceback" not in done.stderr, done.stderr)
