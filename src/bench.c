@@ -1,49 +1,26 @@
 /* bench.c — fixed-depth searches over each variant's bench positions (see bench.h). */
 #include "bench.h"
 
+#include "eval_weights.h"
 #include "search.h"
 #include "timeman.h"
 
 #include <stdio.h>
-
-typedef struct {
-    Move move;
-    bool found;
-} BestMove;
-
-static void remember_best(void *context, const Position *root, const Move *best, const Move *ponder)
-{
-    (void)root, (void)ponder;
-    BestMove *out = context;
-    out->found = best != NULL;
-    if (best) out->move = *best;
-}
+#include <string.h>
 
 static uint64_t bench_position(const Variant *v, const Position *pos, int depth, TranspositionTable *tt,
-                               SearchThread *thread, const atomic_bool *stop, BestMove *best)
+                               SearchThread *thread, const atomic_bool *stop, SearchOutcome *best, bool *found)
 {
-    SearchShared shared = {0};
-    shared.variant = v;
-    shared.root = *pos;
-    shared.tt = tt;
-    shared.limits.depth = depth;
-    shared.limits.movetime = -1;
-    shared.limits.clock[0] = shared.limits.clock[1] = -1;
-    shared.limits.multipv = 1;
-    shared.callbacks.context = best;
-    shared.callbacks.bestmove = remember_best;
-    shared.budget.optimum_ms = shared.budget.maximum_ms = -1;
-    shared.start_ms = now_ms();
-    shared.thread_count = 1;
-    shared.threads = &thread;
-    shared.quiet = true;
-    shared.external_stop = stop;
-    atomic_store(&shared.stop, false);
-    atomic_store(&shared.pondering, false);
+    SearchLimits limits;
+    memset(&limits, 0, sizeof limits);
+    limits.depth = depth;
+    limits.movetime = -1;
+    limits.clock[0] = limits.clock[1] = -1;
+    limits.multipv = 1;
     tt_clear(tt);
     search_thread_clear(thread);
-    search_main(thread, &shared);
-    return search_thread_nodes(thread);
+    *found = search_fixed(thread, v, pos, NULL, 0, &limits, tt, eval_weights_builtin(v), stop, best);
+    return best->nodes;
 }
 
 BenchResult bench_run(const Variant *only, int depth, const atomic_bool *stop, void (*line)(void *ctx, const char *text),
@@ -70,13 +47,14 @@ BenchResult bench_run(const Variant *only, int depth, const atomic_bool *stop, v
                 if (line) line(ctx, text);
                 continue;
             }
-            BestMove best = {.found = false};
-            uint64_t nodes = bench_position(v, &pos, depth ? depth : v->bench_depth, &tt, thread, stop, &best);
+            SearchOutcome best;
+            bool found;
+            uint64_t nodes = bench_position(v, &pos, depth ? depth : v->bench_depth, &tt, thread, stop, &best, &found);
             if (stop && atomic_load(stop)) {
                 result.completed = false;
                 break;
             }
-            if (best.found) v->format_move(v, &pos, &best.move, move, sizeof move);
+            if (found) v->format_move(v, &pos, &best.move, move, sizeof move);
             result.nodes += nodes;
             snprintf(text, sizeof text, "bench %s %s nodes %llu bestmove %s", v->name, fen,
                      (unsigned long long)nodes, move);

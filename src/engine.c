@@ -1,6 +1,9 @@
 /* engine.c — the engine facade (see engine.h). */
 #include "engine.h"
 
+#include "eval_weights.h"
+#include "outcome.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,8 @@ struct Engine {
     SearchShared shared;       /* the search in progress or the last one */
     SearchCallbacks callbacks;
     BackgroundJob job;
+    const EvalWeights *weights[VARIANT_LIMIT]; /* each variant's learned weights, or NULL */
+    EvalWeights *loaded[VARIANT_LIMIT];        /* those read from an EvalFile (owned) */
     int option_value[VARIANT_LIMIT]; /* each variant's rule option (index into option_values) */
 };
 
@@ -36,6 +41,7 @@ Engine *engine_new(const SearchCallbacks *callbacks)
     if (!e) return NULL;
     e->callbacks = *callbacks;
     e->pool = pool_new(1);
+    for (int i = 0; variant_at(i); i++) e->weights[i] = eval_weights_builtin(variant_at(i));
     if (!e->pool || !tt_resize(&e->tt, 16)) {
         engine_free(e);
         return NULL;
@@ -53,6 +59,7 @@ void engine_free(Engine *e)
         pool_free(e->pool);
     }
     tt_free(&e->tt);
+    for (int i = 0; i < VARIANT_LIMIT; i++) eval_weights_free(e->loaded[i]);
     free(e->game_keys);
     free(e);
 }
@@ -164,6 +171,22 @@ bool engine_set_hash(Engine *e, size_t megabytes, char *err, size_t errlen)
     return true;
 }
 
+bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen)
+{
+    const Variant *v = e->variant;
+    int index = variant_index(v);
+    EvalWeights *loaded = NULL;
+    bool builtin = !path || !*path || strcmp(path, "<built-in>") == 0;
+    if (!builtin && !eval_weights_load(v, path, &loaded, err, errlen)) return false;
+    stop_and_wait(e);
+    eval_weights_free(e->loaded[index]);
+    e->loaded[index] = loaded;
+    e->weights[index] = builtin ? eval_weights_builtin(v) : loaded;
+    return true;
+}
+
+const EvalWeights *engine_weights(const Engine *e) { return e->weights[variant_index(e->variant)]; }
+
 void engine_new_game(Engine *e)
 {
     stop_and_wait(e);
@@ -187,6 +210,7 @@ void engine_go(Engine *e, const SearchLimits *limits, int64_t move_overhead)
     atomic_store(&s->pondering, limits->ponder);
     atomic_store(&s->ponder_hit, false);
     s->external_stop = NULL;
+    s->weights = e->weights[variant_index(e->variant)];
     s->start_ms = now_ms();
     int side = e->position.side;
     s->budget = time_budget(limits->movetime, limits->clock[side], limits->increment[side], limits->moves_to_go,
@@ -247,27 +271,11 @@ bool engine_run_job(Engine *e, EngineJob run, void *argument)
 
 void engine_result(Engine *e, char *out, size_t len)
 {
-    const Variant *v = e->variant;
-    const Position *pos = &e->position;
-    Move legal[MAX_MOVES];
-    if (v->generate(v, pos, legal) == 0) {
-        int winner;
-        const char *reason = v->game_end(v, pos, &winner);
-        snprintf(out, len, "%s %s", winner == SIDE_WHITE ? "white" : "black", reason);
-        return;
-    }
-    const char *reason = v->counter_draw ? v->counter_draw(v, pos) : NULL;
-    if (reason) {
-        snprintf(out, len, "draw %s", reason);
-        return;
-    }
-    /* the third occurrence of this position, same side to move, within the reversible window */
-    int seen = 1;
-    for (int back = 1; back <= pos->reversible_plies && back <= e->game_key_count; back++)
-        if (e->game_keys[e->game_key_count - back] == pos->key) seen++;
-    if (seen >= 3) {
-        snprintf(out, len, "draw repetition");
-        return;
-    }
-    snprintf(out, len, "none");
+    const char *reason;
+    OutcomeKind outcome = game_outcome(e->variant, &e->position, e->game_keys, e->game_key_count, &reason);
+    static const char *const names[] = {"none", "white", "black", "draw"};
+    if (outcome == OUTCOME_NONE)
+        snprintf(out, len, "none");
+    else
+        snprintf(out, len, "%s %s", names[outcome], reason);
 }

@@ -26,6 +26,11 @@ bool engine_set_position(Engine *e, const char *fen, char **moves, int move_coun
 bool engine_set_threads(Engine *e, int threads, char *err, size_t errlen);
 bool engine_set_hash(Engine *e, size_t megabytes, char *err, size_t errlen);
 void engine_new_game(Engine *e);
+/* Loads a weights file for the current variant (NULL, "" or "<built-in>": the compiled-in
+ * weights); on error the current weights stay and err says why. */
+bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen);
+/* The current variant's learned weights, or NULL (its hand-set evaluation). */
+const struct EvalWeights *engine_weights(const Engine *e);
 /* The value (index into option_values) of variant v's rule option; used by later positions. */
 void engine_set_variant_option(Engine *e, const Variant *v, int value);
 

@@ -64,6 +64,34 @@ typedef struct Position {
 
 typedef struct Variant Variant;
 
+/* One active feature of a position for a learned evaluation: its weight index and value. */
+typedef struct {
+    int32_t index;
+    int32_t value;
+} Feature;
+
+#define FEATURES_MAX 512    /* active features of one position, at most */
+#define PHASE_MAX 256       /* phase: 0 = opening .. PHASE_MAX = ending */
+#define SCALE_MAX 256       /* scale: PHASE-like factor of the whole score (drawish material) */
+
+/*
+ * A game's learned-evaluation features (see eval_weights.h for the model): a linear sum over
+ * active features of two weights each, one for the opening and one for the ending, blended by
+ * the position's phase and multiplied by its scale. Features are seen from the side to move.
+ */
+typedef struct FeatureSet {
+    const char *name;       /* signature: a weights file is for exactly this feature set */
+    int count;              /* weights per phase */
+    /* Fills out (at most FEATURES_MAX) and returns how many; *phase in 0..PHASE_MAX,
+     * *scale in 0..SCALE_MAX. */
+    int (*extract)(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale);
+    /* The starting point of training, what the hand-set evaluation knows: weights in score
+     * units (100 = one man), zero where nothing is known. */
+    void (*initial)(const Variant *v, float *opening, float *ending);
+    /* A short name for the feature at this index (reports), written into out. */
+    void (*describe)(const Variant *v, int index, char *out, size_t len);
+} FeatureSet;
+
 struct Variant {
     const char *name;
     int cols, rows;
@@ -84,8 +112,13 @@ struct Variant {
 
     void (*make_move)(const Variant *v, const Position *pos, const Move *m, Position *out);
 
-    /* Static evaluation in centipawn-like units (100 = one man) from the side to move. */
+    /* The hand-set static evaluation in centipawn-like units (100 = one man) from the side to
+     * move; the learned one (eval_weights.h) replaces it where weights exist. */
     int (*evaluate)(const Variant *v, const Position *pos);
+    /* Optional: the learned evaluation's features, and the bytes of Position.board the module
+     * uses (training data stores them). */
+    const FeatureSet *features;
+    int board_bytes;
 
     /* Optional (NULL for games without counters): a draw by a move counter (reason text), or NULL. */
     const char *(*counter_draw)(const Variant *v, const Position *pos);

@@ -1,5 +1,6 @@
 /* games.c — the registry of playable variants; adding a game is one line here. */
 #include "game.h"
+#include "eval_weights.h"
 #include "games/draughts.h"
 #include "games/ecroulement.h"
 #include "games/gounki.h"
@@ -47,4 +48,5 @@ void games_init(void)
     grid_init(); /* geometry used by ecroulement and tawol */
     ecroulement_init();
     tawol_init();
+    eval_weights_init(); /* checks the built-in weights against the features just set up */
 }

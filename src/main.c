@@ -2,6 +2,7 @@
  * the one command the command line names (`donjon bench`, `donjon --help`, ...). */
 #include "game.h"
 #include "protocol.h"
+#include "tools/tools.h"
 #include "version.h"
 
 #include <signal.h>
@@ -16,6 +17,8 @@ static void usage(FILE *out)
             "\n"
             "usage: donjon                          serve the protocol (type 'help' for its commands)\n"
             "       donjon bench [depth] [variant]  run the benchmark and exit\n"
+            "       donjon selfplay --variant V --out FILE [options]   training data from self-play\n"
+            "       donjon train --variant V --data FILE... --out FILE [options]   fit weights to the data\n"
             "       donjon --version                print the version\n"
             "       donjon --help                   this text\n",
             DONJON_VERSION);
@@ -42,6 +45,8 @@ int main(int argc, char **argv)
             if (strlen(line) + strlen(argv[i]) + 2 < sizeof line) strcat(strcat(line, " "), argv[i]);
         return protocol_run_command(line);
     }
+    if (strcmp(command, "selfplay") == 0) return selfplay_main(argc, argv);
+    if (strcmp(command, "train") == 0) return train_main(argc, argv);
     fprintf(stderr, "donjon: unknown command '%s'\n\n", command);
     usage(stderr);
     return 2;

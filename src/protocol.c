@@ -8,6 +8,7 @@
 
 #include "bench.h"
 #include "engine.h"
+#include "eval_weights.h"
 #include "perft.h"
 #include "version.h"
 
@@ -211,6 +212,7 @@ static void command_uci(Protocol *p)
     emit("option name Ponder type check default false");
     emit("option name MultiPV type spin default 1 min 1 max %d", MAX_MULTIPV);
     emit("option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
+    emit("option name EvalFile type string default <built-in>");
     emit("uciok");
 }
 
@@ -299,6 +301,15 @@ static void command_setoption(Protocol *p, char **tokens, int count)
             error("MultiPV must be an integer from 1 to %d", MAX_MULTIPV);
         else
             p->multipv = (int)number;
+    } else if (strcasecmp(name, "EvalFile") == 0) {
+        char err[512];
+        if (!engine_set_eval_file(p->engine, value, err, sizeof err))
+            error("EvalFile: %s; the current weights stay", err);
+        else {
+            const EvalWeights *w = engine_weights(p->engine);
+            emit("info string EvalFile: %s uses %s", engine_variant(p->engine)->name,
+                 w ? w->origin : "its hand-set evaluation (no built-in weights)");
+        }
     } else if (strcasecmp(name, "Skill Level") == 0) {
         if (!parse_integer(value, 0, SKILL_MAX, &number))
             error("Skill Level must be an integer from 0 to %d", SKILL_MAX);
@@ -599,7 +610,9 @@ static void command_bench(Protocol *p, char **args, int count)
 static void command_eval(Protocol *p)
 {
     const Variant *v = engine_variant(p->engine);
-    emit("info string eval %d (side to move)", v->evaluate(v, engine_position(p->engine)));
+    const EvalWeights *w = engine_weights(p->engine);
+    emit("info string eval %d (side to move, %s)", evaluate_position(v, engine_position(p->engine), w),
+         w ? (w->owned ? "learned weights from EvalFile" : "learned weights, built in") : "hand-set evaluation");
 }
 
 /* ------------------------------------------------------------ loop */

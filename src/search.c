@@ -2,6 +2,7 @@
 #include "search.h"
 
 #include "bitops.h"
+#include "eval_weights.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@ struct SearchThread {
     int id;
     SearchShared *shared;
     const Variant *variant;
+    const EvalWeights *weights;         /* NULL: the variant's hand-set evaluation */
     _Atomic uint64_t nodes;
     int seldepth;
     int root_depth;
@@ -182,14 +184,14 @@ static int quiescence(SearchThread *t, int ply, int alpha, int beta)
     check_limits(t);
     if (stopped(t)) return 0;
     if (ply > t->seldepth) t->seldepth = ply;
-    if (ply >= MAX_PLY) return v->evaluate(v, pos);
+    if (ply >= MAX_PLY) return evaluate_position(v, pos, t->weights);
 
     bool forced = false;
     int count = v->generate_noisy(v, pos, t->moves[ply], &forced);
     if (count == 0 && forced) return game_over_score(t, ply);
     int best = -SCORE_INFINITE;
     if (!forced) {
-        best = v->evaluate(v, pos);
+        best = evaluate_position(v, pos, t->weights);
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
     }
@@ -223,7 +225,7 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
     if (stopped(t)) return 0;
     if (ply > t->seldepth) t->seldepth = ply;
     if (is_history_draw(t, ply)) return 0;
-    if (ply >= MAX_PLY) return v->evaluate(v, pos);
+    if (ply >= MAX_PLY) return evaluate_position(v, pos, t->weights);
     /* mate distance pruning: no score here can beat a mate already found nearer the root */
     if (alpha < -SCORE_MATE + ply) alpha = -SCORE_MATE + ply;
     if (beta > SCORE_MATE - ply - 1) beta = SCORE_MATE - ply - 1;
@@ -373,6 +375,7 @@ static void prepare_thread(SearchThread *t, SearchShared *s)
 {
     t->shared = s;
     t->variant = s->variant;
+    t->weights = s->weights;
     atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
     t->completed_depth = 0;
     t->seldepth = 0;
@@ -535,4 +538,37 @@ void search_main(SearchThread *t, SearchShared *s)
         return;
     }
     s->callbacks.bestmove(s->callbacks.context, &s->root, &chosen->move, chosen->pv_length > 1 ? &chosen->pv[1] : NULL);
+}
+
+bool search_fixed(SearchThread *t, const Variant *v, const Position *root, const uint64_t *keys, int key_count,
+                  const SearchLimits *limits, TranspositionTable *tt, const EvalWeights *weights,
+                  const atomic_bool *stop, SearchOutcome *out)
+{
+    SearchShared shared;
+    memset(&shared, 0, sizeof shared);
+    shared.variant = v;
+    shared.root = *root;
+    shared.game_keys = keys;
+    shared.game_key_count = key_count;
+    shared.limits = *limits;
+    shared.tt = tt;
+    shared.weights = weights;
+    shared.budget.optimum_ms = shared.budget.maximum_ms = -1;
+    shared.start_ms = now_ms();
+    shared.thread_count = 1;
+    shared.threads = &t;
+    shared.quiet = true;
+    shared.external_stop = stop;
+    atomic_store(&shared.stop, false);
+    atomic_store(&shared.pondering, false);
+    atomic_store(&shared.ponder_hit, false);
+    search_main(t, &shared);
+    memset(out, 0, sizeof *out);
+    out->nodes = search_thread_nodes(t);
+    out->depth = t->completed_depth;
+    if (!t->root_count) return false;
+    const RootMove *rm = &t->root_moves[0];
+    out->move = rm->move;
+    out->score = rm->score != -SCORE_INFINITE ? rm->score : rm->previous_score;
+    return true;
 }

@@ -81,6 +81,7 @@ typedef struct SearchShared {
     atomic_bool ponder_hit;      /* set by ponderhit: the budget counts from ponderhit_ms */
     _Atomic int64_t ponderhit_ms;
     const atomic_bool *external_stop; /* bench: a flag of its caller that also stops the search */
+    const struct EvalWeights *weights; /* the learned evaluation's weights, or NULL (hand-set) */
     int64_t start_ms;
     TimeBudget budget;
     int thread_count;
@@ -106,4 +107,18 @@ void search_helper(SearchThread *t, SearchShared *shared);
 
 /* Total nodes over every thread of the search. */
 uint64_t search_total_nodes(const SearchShared *shared);
+
+typedef struct {
+    Move move;
+    int score;      /* from the side to move at the root */
+    int depth;      /* the deepest completed iteration */
+    uint64_t nodes;
+} SearchOutcome;
+
+/* One whole search in the calling thread, alone, without output (bench, self-play): keys are
+ * the game's positions before root (repetitions). The table and the thread's histories are
+ * used as they are (clear them for independent searches). False when root has no legal move. */
+bool search_fixed(SearchThread *t, const Variant *v, const Position *root, const uint64_t *keys, int key_count,
+                  const SearchLimits *limits, TranspositionTable *tt, const struct EvalWeights *weights,
+                  const atomic_bool *stop, SearchOutcome *out);
 #endif

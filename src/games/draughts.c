@@ -18,54 +18,12 @@
 #include "../game.h"
 #include "../zobrist.h"
 #include "draughts.h"
+#include "draughts_board.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef enum {
-    CROWN_STOPS,            /* checkers: crowned, the move ends */
-    CROWN_GOES_ON_AS_KING,  /* russian: crowned at once, captures on as a king */
-    CROWN_AT_END,           /* brazilian, international: crowned only where the move ends */
-} CrownRule;
-
-typedef struct DraughtsRules {
-    int size;                     /* 8 or 10 */
-    int men_each;                 /* 12 or 20 */
-    int first_side;               /* who moves first from the start position */
-    bool men_capture_backwards;
-    bool flying_kings;
-    bool maximum_capture;
-    bool algebraic_input;
-    CrownRule crown;
-    int quiet_limit_plies;        /* no man move and no capture: draw after this many plies */
-    int three_kings_limit_plies;  /* 3 kings vs a lone king: draw after this many plies; 0 = none */
-    int king_value;               /* evaluation: a king in men*100 units */
-
-    /* derived at start-up by draughts_init() */
-    int per_row, squares, shift_short, shift_long;
-    uint64_t board_mask;
-    uint64_t crown_row[2];        /* where men of each side are crowned */
-    uint64_t back_row[2];
-    int delta[4];
-    int8_t neighbor[4][64];       /* bit one step in direction d, or -1 */
-    uint64_t jump_over[4][64];    /* a short jump from a bit in direction d: the jumped square ... */
-    uint64_t jump_land[4][64];    /* ... and the landing square (both 0 when the jump leaves the board) */
-    int8_t square_of_bit[64];     /* 0-based square, -1 for a ghost */
-    int8_t bit_of_square[64];
-    int8_t row_from_bottom[64];   /* 0 = White's home row */
-    int8_t file_of_bit[64];
-    int16_t man_table[2][64];     /* evaluation: a man's placement bonus by side */
-    uint64_t runaway_cone[2][64]; /* squares that must be free for a man to run to the crown */
-} DraughtsRules;
-
-typedef struct {
-    uint64_t pieces[2];  /* by side */
-    uint64_t kings;      /* kings of either side */
-} DraughtsBoard;
-
-_Static_assert(sizeof(DraughtsBoard) <= sizeof(((Position *)0)->board), "board area too small");
 
 static DraughtsRules rules_checkers = {
     .size = 8, .men_each = 12, .first_side = SIDE_BLACK, .men_capture_backwards = false,
@@ -92,9 +50,6 @@ static DraughtsRules rules_international = {
 static uint64_t piece_keys[2][2][64]; /* [side][is king][bit] */
 static uint64_t side_key;
 
-#define BOARD(p) ((DraughtsBoard *)(p)->board)
-#define CBOARD(p) ((const DraughtsBoard *)(p)->board)
-#define RULES(v) ((const DraughtsRules *)(v)->rules)
 
 /* ---------------------------------------------------------------- geometry */
 
@@ -179,18 +134,13 @@ void draughts_init(void)
     derive_rules(&rules_russian);
     derive_rules(&rules_brazilian);
     derive_rules(&rules_international);
+    draughts_eval_init(&rules_checkers);
+    draughts_eval_init(&rules_international);
     ZobristStream zs = {0xD1A6A7F5ull};
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < 2; k++)
             for (int b = 0; b < 64; b++) piece_keys[s][k][b] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
-}
-
-/* The set bb moved one step in direction d, restricted to the board. */
-static inline uint64_t shift_dir(const DraughtsRules *r, uint64_t bb, int d)
-{
-    uint64_t moved = d < 2 ? bb >> -r->delta[d] : bb << r->delta[d];
-    return moved & r->board_mask;
 }
 
 static uint64_t compute_key(const Position *pos)
@@ -803,7 +753,8 @@ static const char *const bench_10x10[] = {
         .evaluate = draughts_evaluate, .counter_draw = draughts_counter_draw,                        \
         .game_end = draughts_game_end, .format_move = draughts_format_move,                    \
         .parse_move = draughts_parse_move, .print_board = draughts_print_board, .bench_fens = BENCH, .bench_depth = 12, \
-        .aspiration_delta = 20,                                                                      \
+        .aspiration_delta = 20, .board_bytes = sizeof(DraughtsBoard),                                \
+        .features = COLS == 10 ? &draughts10_features : &draughts8_features,                         \
     }
 
 const Variant variant_checkers = DRAUGHTS_VARIANT("checkers", rules_checkers, 8, "B:W21-32:B1-12", bench_8x8);

@@ -376,7 +376,8 @@ static const char *const rapid_bench[] = {
 
 #define COLLAPSE_VARIANT(NAME, RULES_TABLE, BENCH)                                                                  \
     {                                                                                                     \
-        .name = NAME, .cols = 8, .rows = 8, .start_fen = "3BBBBB/4BBBB/5BBB/W5BB/WW5B/WWW5/WWWW4/WWWWW3 w",   \
+        .name = NAME, .cols = 8, .rows = 8, .board_bytes = sizeof(CollapseBoard),                          \
+        .start_fen = "3BBBBB/4BBBB/5BBB/W5BB/WW5B/WWW5/WWWW4/WWWWW3 w",                                   \
         .rules = &RULES_TABLE, .parse_fen = ecroulement_parse_fen, .format_fen = ecroulement_format_fen,    \
         .generate = ecroulement_generate, .generate_noisy = ecroulement_generate_noisy,                   \
         .make_move = ecroulement_make_move, .evaluate = ecroulement_evaluate,                              \

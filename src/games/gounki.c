@@ -771,7 +771,7 @@ static const char *const gounki_bench[] = {
 };
 
 const Variant variant_gounki = {
-    .name = "gounki", .cols = 8, .rows = 8,
+    .name = "gounki", .cols = 8, .rows = 8, .board_bytes = sizeof(GounkiBoard),
     .start_fen = "rsrsrsrs/srsrsrsr/8/8/8/8/RSRSRSRS/SRSRSRSR w",
     .parse_fen = gounki_parse_fen, .format_fen = gounki_format_fen,
     .generate = gounki_generate, .generate_noisy = gounki_generate_noisy,

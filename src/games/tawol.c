@@ -465,7 +465,7 @@ static const char *const tawol_bench[] = {
 };
 
 const Variant variant_tawol = {
-    .name = "tawol", .cols = 8, .rows = 8, .start_fen = TAWOL_START_FEN,
+    .name = "tawol", .cols = 8, .rows = 8, .start_fen = TAWOL_START_FEN, .board_bytes = sizeof(TawolBoard),
     .parse_fen = tawol_parse_fen, .format_fen = tawol_format_fen,
     .generate = tawol_generate, .generate_noisy = tawol_generate_noisy,
     .make_move = tawol_make_move, .evaluate = tawol_evaluate,

@@ -1,0 +1,213 @@
+/*
+ * draughts_eval.c — the learned evaluation's features for the draughts family (one feature set
+ * for the 8×8 variants, one for international; each variant trains its own weights).
+ *
+ * Everything is seen from the side to move: for Black the board is turned a half-turn, so that
+ * "own" men always move up the board. The opponent's features are the same features read from
+ * its own point of view, with value −1: one table serves both colours, and the score is
+ * antisymmetric but for the tempo (the bias).
+ *
+ * Groups (index ranges below):
+ *  - scalars: tempo, men, having a king, kings beyond the first, king mobility (free squares
+ *    along the kings' lines), left/right imbalance of the men;
+ *  - king squares and man squares: a weight per square;
+ *  - patterns: the board is covered by overlapping 4×4 regions (rows and columns 0, 2, 4, …
+ *    of the view), each holding 8 dark squares; a region's content (empty / own man / enemy
+ *    man, kings left to the other groups) is a base-3 number indexing its own table of 3^8.
+ * Phase: how many pieces have left the board. Scale: drawish material (with flying kings, a side
+ * of at most 3 pieces, not fewer than the other, against a king gets 1/8; equal kings and men
+ * within one of each other 1/2).
+ */
+#include "../bitops.h"
+#include "draughts_board.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum {
+    F_TEMPO, F_MEN, F_KING, F_MORE_KINGS, F_KING_MOBILITY, F_IMBALANCE,
+    SCALARS = 8,
+    PATTERN_STATES = 6561, /* 3^8 */
+};
+
+typedef struct {
+    int size, per_row, squares, windows;
+    int king_squares, man_squares, patterns, count; /* index of each group, and the total */
+    uint8_t window_shift[16][4];                     /* first bit of each row of a region */
+    uint64_t rotate[8][256];                         /* the half-turn, one byte of bits at a time */
+    uint64_t left_half;                              /* files a.. of the left half */
+    bool ready;
+} Geometry;
+
+static Geometry geometry8, geometry10;
+static uint16_t base3[256]; /* the bits of a byte read as base-3 digits (0 or 1) */
+
+static Geometry *geometry_of(const DraughtsRules *r) { return r->size == 10 ? &geometry10 : &geometry8; }
+
+void draughts_eval_init(const DraughtsRules *r)
+{
+    for (int b = 0; b < 256; b++) {
+        int value = 0, power = 1;
+        for (int k = 0; k < 8; k++, power *= 3)
+            if (b & (1 << k)) value += power;
+        base3[b] = (uint16_t)value;
+    }
+    Geometry *g = geometry_of(r);
+    if (g->ready) return;
+    g->size = r->size;
+    g->per_row = r->per_row;
+    g->squares = r->squares;
+    g->windows = 0;
+    for (int top = 0; top + 4 <= r->size; top += 2)
+        for (int left = 0; left + 4 <= r->size; left += 2) {
+            /* in every row the region holds two consecutive squares, from index left / 2 */
+            for (int j = 0; j < 4; j++)
+                g->window_shift[g->windows][j] = (uint8_t)r->bit_of_square[(top + j) * r->per_row + left / 2];
+            g->windows++;
+        }
+    g->king_squares = SCALARS;
+    g->man_squares = g->king_squares + g->squares;
+    g->patterns = g->man_squares + g->squares;
+    g->count = g->patterns + g->windows * PATTERN_STATES;
+    for (int byte = 0; byte < 8; byte++)
+        for (int value = 0; value < 256; value++) {
+            uint64_t turned = 0;
+            for (int k = 0; k < 8; k++) {
+                int bit = byte * 8 + k;
+                if (!(value & (1 << k)) || bit >= 64 || r->square_of_bit[bit] < 0) continue;
+                turned |= BIT(r->bit_of_square[r->squares - 1 - r->square_of_bit[bit]]);
+            }
+            g->rotate[byte][value] = turned;
+        }
+    g->left_half = 0;
+    for (int bit = 0; bit < 64; bit++)
+        if (r->square_of_bit[bit] >= 0 && r->file_of_bit[bit] < r->size / 2) g->left_half |= BIT(bit);
+    g->ready = true;
+}
+
+static inline uint64_t half_turn(const Geometry *g, uint64_t bits)
+{
+    uint64_t turned = 0;
+    for (int byte = 0; bits; byte++, bits >>= 8) turned |= g->rotate[byte][bits & 255];
+    return turned;
+}
+
+static inline int region_index(const Geometry *g, int w, uint64_t own, uint64_t enemy)
+{
+    int own8 = 0, enemy8 = 0;
+    for (int j = 0; j < 4; j++) {
+        own8 |= (int)((own >> g->window_shift[w][j]) & 3) << (2 * j);
+        enemy8 |= (int)((enemy >> g->window_shift[w][j]) & 3) << (2 * j);
+    }
+    return base3[own8] + 2 * base3[enemy8];
+}
+
+static int king_mobility(const DraughtsRules *r, uint64_t kings, uint64_t empty)
+{
+    int free_squares = 0;
+    for (int d = 0; d < 4 && kings; d++) {
+        uint64_t reach = kings;
+        do {
+            reach = shift_dir(r, reach, d) & empty;
+            free_squares += popcount64(reach);
+        } while (r->flying_kings && reach);
+    }
+    return free_squares;
+}
+
+/* Appends one side's features with sign +1 (the side to move) or −1, its pieces given in its
+ * own view (its men move up). */
+static int side_features(const DraughtsRules *r, const Geometry *g, uint64_t men, uint64_t kings, uint64_t enemy_men,
+                         uint64_t empty, int sign, Feature *out, int n)
+{
+    int king_count = popcount64(kings);
+    out[n++] = (Feature){F_MEN, sign * popcount64(men)};
+    if (king_count) {
+        out[n++] = (Feature){F_KING, sign};
+        if (king_count > 1) out[n++] = (Feature){F_MORE_KINGS, sign * (king_count - 1)};
+        out[n++] = (Feature){F_KING_MOBILITY, sign * king_mobility(r, kings, empty)};
+    }
+    int left = popcount64(men & g->left_half), right = popcount64(men) - left;
+    if (left != right) out[n++] = (Feature){F_IMBALANCE, sign * (left > right ? left - right : right - left)};
+    for (uint64_t k = kings; k;) out[n++] = (Feature){g->king_squares + r->square_of_bit[pop_lowest(&k)], sign};
+    for (uint64_t m = men; m;) out[n++] = (Feature){g->man_squares + r->square_of_bit[pop_lowest(&m)], sign};
+    for (int w = 0; w < g->windows; w++)
+        out[n++] = (Feature){g->patterns + w * PATTERN_STATES + region_index(g, w, men, enemy_men), sign};
+    return n;
+}
+
+static int draughts_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
+{
+    const DraughtsRules *r = RULES(v);
+    const Geometry *g = geometry_of(r);
+    const DraughtsBoard *b = CBOARD(pos);
+    int us = pos->side;
+    /* White's men move towards square 1: that is the view; Black's position is turned */
+    uint64_t own = b->pieces[us], enemy = b->pieces[us ^ 1], kings = b->kings;
+    if (us == SIDE_BLACK) {
+        own = half_turn(g, own);
+        enemy = half_turn(g, enemy);
+        kings = half_turn(g, kings);
+    }
+    uint64_t empty = r->board_mask & ~(own | enemy);
+    uint64_t own_men = own & ~kings, own_kings = own & kings, enemy_men = enemy & ~kings, enemy_kings = enemy & kings;
+    int n = 0;
+    out[n++] = (Feature){F_TEMPO, 1};
+    n = side_features(r, g, own_men, own_kings, enemy_men, empty, 1, out, n);
+    /* the opponent in its own view: the board turned again */
+    n = side_features(r, g, half_turn(g, enemy_men), half_turn(g, enemy_kings), half_turn(g, own_men), half_turn(g, empty),
+                      -1, out, n);
+
+    int pieces[2] = {popcount64(own), popcount64(enemy)};
+    int kings_of[2] = {popcount64(own & kings), popcount64(enemy & kings)};
+    int total = pieces[0] + pieces[1], start = 2 * r->men_each;
+    *phase = total >= start ? 0 : (start - total) * PHASE_MAX / start;
+    *scale = SCALE_MAX;
+    for (int s = 0; s < 2 && r->flying_kings; s++)
+        if (pieces[s] <= 3 && pieces[s] >= pieces[s ^ 1] && kings_of[s ^ 1]) *scale = SCALE_MAX / 8;
+    int men_difference = (pieces[0] - kings_of[0]) - (pieces[1] - kings_of[1]);
+    if (*scale == SCALE_MAX && kings_of[0] && kings_of[0] == kings_of[1] && men_difference >= -1 && men_difference <= 1)
+        *scale = SCALE_MAX / 2;
+    return n;
+}
+
+static void draughts_initial(const Variant *v, float *opening, float *ending)
+{
+    const DraughtsRules *r = RULES(v);
+    const Geometry *g = geometry_of(r);
+    memset(opening, 0, sizeof *opening * (size_t)g->count);
+    memset(ending, 0, sizeof *ending * (size_t)g->count);
+    /* what the hand-set evaluation knows: material, tempo, king mobility, a man's placement */
+    for (int phase = 0; phase < 2; phase++) {
+        float *w = phase ? ending : opening;
+        w[F_TEMPO] = 5;
+        w[F_MEN] = 100;
+        w[F_KING] = (float)r->king_value;
+        w[F_MORE_KINGS] = (float)r->king_value;
+        w[F_KING_MOBILITY] = 1;
+        for (int s = 0; s < r->squares; s++) w[g->man_squares + s] = r->man_table[SIDE_WHITE][r->bit_of_square[s]];
+    }
+}
+
+static void draughts_describe(const Variant *v, int index, char *out, size_t len)
+{
+    const Geometry *g = geometry_of(RULES(v));
+    static const char *const scalars[] = {"tempo", "men", "king", "more kings", "king mobility", "imbalance"};
+    if (index < F_IMBALANCE + 1)
+        snprintf(out, len, "%s", scalars[index]);
+    else if (index < g->king_squares)
+        snprintf(out, len, "unused %d", index);
+    else if (index < g->man_squares)
+        snprintf(out, len, "king on %d", index - g->king_squares + 1);
+    else if (index < g->patterns)
+        snprintf(out, len, "man on %d", index - g->man_squares + 1);
+    else
+        snprintf(out, len, "region %d pattern %d", (index - g->patterns) / PATTERN_STATES,
+                 (index - g->patterns) % PATTERN_STATES);
+}
+
+/* 8 scalars, 32 + 32 squares, 9 regions: 59,121 weights; 8 + 50 + 50 + 16 regions: 105,084 */
+const FeatureSet draughts8_features = {"draughts8-regions-v1", 8 + 32 + 32 + 9 * PATTERN_STATES, draughts_extract,
+                                       draughts_initial, draughts_describe};
+const FeatureSet draughts10_features = {"draughts10-regions-v1", 8 + 50 + 50 + 16 * PATTERN_STATES, draughts_extract,
+                                        draughts_initial, draughts_describe};
