@@ -78,6 +78,7 @@ bool eval_weights_parse(const Variant *v, const void *bytes, size_t size, const 
     w->count = count;
     w->opening = (const int16_t *)(p + WEIGHTS_HEADER_BYTES);
     w->ending = w->opening + count;
+    if (v->features->prepare) w->prepared = v->features->prepare(v, w->opening, w->ending);
     return true;
 }
 
@@ -122,6 +123,7 @@ bool eval_weights_load(const Variant *v, const char *path, EvalWeights **out, ch
 void eval_weights_free(EvalWeights *w)
 {
     if (!w) return;
+    free(w->prepared);
     free(w->owned);
     free(w);
 }
@@ -149,6 +151,15 @@ bool eval_weights_write(const char *path, const Variant *v, const int16_t *openi
 }
 
 int learned_evaluate(const Variant *v, const Position *pos, const EvalWeights *w)
+{
+    if (w->prepared) {
+        int score = v->features->evaluate(v, pos, w->prepared);
+        return score > SCORE_LIMIT ? SCORE_LIMIT : score < -SCORE_LIMIT ? -SCORE_LIMIT : score;
+    }
+    return learned_evaluate_generic(v, pos, w);
+}
+
+int learned_evaluate_generic(const Variant *v, const Position *pos, const EvalWeights *w)
 {
     Feature features[FEATURES_MAX];
     int phase, scale;

@@ -29,6 +29,7 @@ typedef struct EvalWeights {
     const int16_t *opening;
     const int16_t *ending;
     void *owned;              /* the file's bytes when loaded from a file (eval_weights_free) */
+    void *prepared;           /* the module's fast tables (FeatureSet.prepare), or NULL */
     char origin[128];         /* "built in" or the file name */
 } EvalWeights;
 
@@ -47,8 +48,10 @@ bool eval_weights_write(const char *path, const Variant *v, const int16_t *openi
 const EvalWeights *eval_weights_builtin(const Variant *v);
 void eval_weights_init(void);
 
-/* The learned evaluation of pos (side to move), w being v's weights. */
+/* The learned evaluation of pos (side to move), w being v's weights: the module's fast path
+ * when it has one, else the generic sum (both give the same score). */
 int learned_evaluate(const Variant *v, const Position *pos, const EvalWeights *w);
+int learned_evaluate_generic(const Variant *v, const Position *pos, const EvalWeights *w);
 
 /* The evaluation the engine uses: the learned one when w is given, else the hand-set one. */
 static inline int evaluate_position(const Variant *v, const Position *pos, const EvalWeights *w)

@@ -90,6 +90,11 @@ typedef struct FeatureSet {
     void (*initial)(const Variant *v, float *opening, float *ending);
     /* A short name for the feature at this index (reports), written into out. */
     void (*describe)(const Variant *v, int index, char *out, size_t len);
+    /* Optional fast path: prepare() turns weights (opening[], ending[]) into the module's own
+     * tables (NULL when it cannot: the generic sum is used), evaluate() gives exactly the
+     * score the generic sum over extract() would. */
+    void *(*prepare)(const Variant *v, const int16_t *opening, const int16_t *ending);
+    int (*evaluate)(const Variant *v, const Position *pos, const void *prepared);
 } FeatureSet;
 
 struct Variant {

@@ -611,8 +611,14 @@ static void command_eval(Protocol *p)
 {
     const Variant *v = engine_variant(p->engine);
     const EvalWeights *w = engine_weights(p->engine);
-    emit("info string eval %d (side to move, %s)", evaluate_position(v, engine_position(p->engine), w),
-         w ? (w->owned ? "learned weights from EvalFile" : "learned weights, built in") : "hand-set evaluation");
+    const Position *pos = engine_position(p->engine);
+    if (!w) {
+        emit("info string eval %d (side to move, hand-set evaluation)", v->evaluate(v, pos));
+        return;
+    }
+    /* the fast path and the plain sum over the features must agree: both are shown */
+    emit("info string eval %d (side to move, learned weights %s; feature sum %d)", learned_evaluate(v, pos, w),
+         w->owned ? "from EvalFile" : "built in", learned_evaluate_generic(v, pos, w));
 }
 
 /* ------------------------------------------------------------ loop */

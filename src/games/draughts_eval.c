@@ -19,9 +19,11 @@
  * within one of each other 1/2).
  */
 #include "../bitops.h"
+#include "../eval_weights.h"
 #include "draughts_board.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum {
@@ -40,17 +42,21 @@ typedef struct {
 } Geometry;
 
 static Geometry geometry8, geometry10;
-static uint16_t base3[256]; /* the bits of a byte read as base-3 digits (0 or 1) */
+static uint16_t base3[256];          /* the bits of a byte read as base-3 digits (0 or 1) */
+static uint16_t base3_reversed[256]; /* the same, the bits read in the opposite order */
 
 static Geometry *geometry_of(const DraughtsRules *r) { return r->size == 10 ? &geometry10 : &geometry8; }
 
 void draughts_eval_init(const DraughtsRules *r)
 {
     for (int b = 0; b < 256; b++) {
-        int value = 0, power = 1;
-        for (int k = 0; k < 8; k++, power *= 3)
+        int value = 0, reversed = 0, power = 1;
+        for (int k = 0; k < 8; k++, power *= 3) {
             if (b & (1 << k)) value += power;
+            if (b & (1 << (7 - k))) reversed += power;
+        }
         base3[b] = (uint16_t)value;
+        base3_reversed[b] = (uint16_t)reversed;
     }
     Geometry *g = geometry_of(r);
     if (g->ready) return;
@@ -136,6 +142,20 @@ static int side_features(const DraughtsRules *r, const Geometry *g, uint64_t men
     return n;
 }
 
+/* Phase: the share of the pieces gone. Scale: drawish material (see the top of the file). */
+static void material_phase_and_scale(const DraughtsRules *r, const int pieces[2], const int kings_of[2], int *phase,
+                                     int *scale)
+{
+    int total = pieces[0] + pieces[1], start = 2 * r->men_each;
+    *phase = total >= start ? 0 : (start - total) * PHASE_MAX / start;
+    *scale = SCALE_MAX;
+    for (int s = 0; s < 2 && r->flying_kings; s++)
+        if (pieces[s] <= 3 && pieces[s] >= pieces[s ^ 1] && kings_of[s ^ 1]) *scale = SCALE_MAX / 8;
+    int men_difference = (pieces[0] - kings_of[0]) - (pieces[1] - kings_of[1]);
+    if (*scale == SCALE_MAX && kings_of[0] && kings_of[0] == kings_of[1] && men_difference >= -1 && men_difference <= 1)
+        *scale = SCALE_MAX / 2;
+}
+
 static int draughts_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
 {
     const DraughtsRules *r = RULES(v);
@@ -160,14 +180,7 @@ static int draughts_extract(const Variant *v, const Position *pos, Feature *out,
 
     int pieces[2] = {popcount64(own), popcount64(enemy)};
     int kings_of[2] = {popcount64(own & kings), popcount64(enemy & kings)};
-    int total = pieces[0] + pieces[1], start = 2 * r->men_each;
-    *phase = total >= start ? 0 : (start - total) * PHASE_MAX / start;
-    *scale = SCALE_MAX;
-    for (int s = 0; s < 2 && r->flying_kings; s++)
-        if (pieces[s] <= 3 && pieces[s] >= pieces[s ^ 1] && kings_of[s ^ 1]) *scale = SCALE_MAX / 8;
-    int men_difference = (pieces[0] - kings_of[0]) - (pieces[1] - kings_of[1]);
-    if (*scale == SCALE_MAX && kings_of[0] && kings_of[0] == kings_of[1] && men_difference >= -1 && men_difference <= 1)
-        *scale = SCALE_MAX / 2;
+    material_phase_and_scale(r, pieces, kings_of, phase, scale);
     return n;
 }
 
@@ -206,8 +219,123 @@ static void draughts_describe(const Variant *v, int index, char *out, size_t len
                  (index - g->patterns) % PATTERN_STATES);
 }
 
+/* ------------------------------------------------------------------ the fast path
+ *
+ * The same sum without turning the board: a region seen by Black is the half-turned region
+ * of White's view read backwards, so one pass over White's view gives both sides' indices
+ * (base3_reversed). The man squares are folded into the region tables (each square into one
+ * region holding it), and each weight's two phases sit side by side in memory.
+ */
+typedef struct {
+    int16_t pair[2];
+} WeightPair;
+
+typedef struct {
+    WeightPair scalar[SCALARS];
+    WeightPair king_square[50];
+    WeightPair region[16][PATTERN_STATES];
+    int mirror[16];  /* the region a half-turn brings a region to */
+} Prepared;
+
+static void *draughts_prepare(const Variant *v, const int16_t *opening, const int16_t *ending)
+{
+    const DraughtsRules *r = RULES(v);
+    const Geometry *g = geometry_of(r);
+    Prepared *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    const int16_t *weights[2] = {opening, ending};
+    int32_t folded[PATTERN_STATES];
+    for (int ph = 0; ph < 2; ph++) {
+        for (int i = 0; i < SCALARS; i++) p->scalar[i].pair[ph] = weights[ph][i];
+        for (int s = 0; s < g->squares; s++) p->king_square[s].pair[ph] = weights[ph][g->king_squares + s];
+        bool placed[50] = {false};
+        for (int w = 0; w < g->windows; w++) {
+            for (int state = 0; state < PATTERN_STATES; state++)
+                folded[state] = weights[ph][g->patterns + w * PATTERN_STATES + state];
+            /* squares not yet placed in a region: add their weight wherever the region has an own man there */
+            for (int j = 0; j < 8; j++) {
+                int square = r->square_of_bit[g->window_shift[w][j / 2] + (j & 1)];
+                if (placed[square]) continue;
+                placed[square] = true;
+                int weight = weights[ph][g->man_squares + square], power = 1;
+                for (int k = 0; k < j; k++) power *= 3;
+                for (int state = 0; state < PATTERN_STATES; state++)
+                    if (state / power % 3 == 1) folded[state] += weight;
+            }
+            for (int state = 0; state < PATTERN_STATES; state++) {
+                if (folded[state] > 32767 || folded[state] < -32768) {
+                    free(p); /* too large for the fast tables: the generic sum will do */
+                    return NULL;
+                }
+                p->region[w][state].pair[ph] = (int16_t)folded[state];
+            }
+        }
+    }
+    for (int w = 0; w < g->windows; w++) p->mirror[w] = g->windows - 1 - w;
+    return p;
+}
+
+static inline void add_pair(int32_t sum[2], WeightPair w, int times)
+{
+    sum[0] += w.pair[0] * times;
+    sum[1] += w.pair[1] * times;
+}
+
+/* One side's scalar and king features into sum, its kings given as squares of its own view. */
+static void side_scalars(const DraughtsRules *r, const Geometry *g, const Prepared *p, uint64_t men, uint64_t kings,
+                         uint64_t empty, bool turned, int32_t sum[2])
+{
+    int king_count = popcount64(kings);
+    add_pair(sum, p->scalar[F_MEN], popcount64(men));
+    if (king_count) {
+        add_pair(sum, p->scalar[F_KING], 1);
+        if (king_count > 1) add_pair(sum, p->scalar[F_MORE_KINGS], king_count - 1);
+        add_pair(sum, p->scalar[F_KING_MOBILITY], king_mobility(r, kings, empty));
+        for (uint64_t k = kings; k;) {
+            int square = r->square_of_bit[pop_lowest(&k)];
+            add_pair(sum, p->king_square[turned ? g->squares - 1 - square : square], 1);
+        }
+    }
+    int left = popcount64(men & g->left_half), right = popcount64(men) - left;
+    add_pair(sum, p->scalar[F_IMBALANCE], left > right ? left - right : right - left);
+}
+
+static int draughts_evaluate_fast(const Variant *v, const Position *pos, const void *prepared)
+{
+    const DraughtsRules *r = RULES(v);
+    const Geometry *g = geometry_of(r);
+    const Prepared *p = prepared;
+    const DraughtsBoard *b = CBOARD(pos);
+    uint64_t white = b->pieces[SIDE_WHITE], black = b->pieces[SIDE_BLACK];
+    uint64_t white_men = white & ~b->kings, black_men = black & ~b->kings;
+    uint64_t empty = r->board_mask & ~(white | black);
+    int32_t sum[2][2] = {{0, 0}, {0, 0}}; /* [side][phase] */
+    for (int w = 0; w < g->windows; w++) {
+        int white8 = 0, black8 = 0;
+        for (int j = 0; j < 4; j++) {
+            white8 |= (int)((white_men >> g->window_shift[w][j]) & 3) << (2 * j);
+            black8 |= (int)((black_men >> g->window_shift[w][j]) & 3) << (2 * j);
+        }
+        add_pair(sum[SIDE_WHITE], p->region[w][base3[white8] + 2 * base3[black8]], 1);
+        add_pair(sum[SIDE_BLACK], p->region[p->mirror[w]][base3_reversed[black8] + 2 * base3_reversed[white8]], 1);
+    }
+    /* king mobility counts free squares along lines: the same from either side's view */
+    side_scalars(r, g, p, white_men, white & b->kings, empty, false, sum[SIDE_WHITE]);
+    side_scalars(r, g, p, black_men, black & b->kings, empty, true, sum[SIDE_BLACK]);
+    int us = pos->side;
+    int64_t opening = (int64_t)p->scalar[F_TEMPO].pair[0] + sum[us][0] - sum[us ^ 1][0];
+    int64_t ending = (int64_t)p->scalar[F_TEMPO].pair[1] + sum[us][1] - sum[us ^ 1][1];
+
+    int pieces[2] = {popcount64(b->pieces[us]), popcount64(b->pieces[us ^ 1])};
+    int kings_of[2] = {popcount64(b->pieces[us] & b->kings), popcount64(b->pieces[us ^ 1] & b->kings)};
+    int phase, scale;
+    material_phase_and_scale(r, pieces, kings_of, &phase, &scale);
+    int64_t blended = ((PHASE_MAX - phase) * opening + phase * ending) * scale;
+    return (int)(blended / ((int64_t)PHASE_MAX * SCALE_MAX * WEIGHT_UNIT));
+}
+
 /* 8 scalars, 32 + 32 squares, 9 regions: 59,121 weights; 8 + 50 + 50 + 16 regions: 105,084 */
 const FeatureSet draughts8_features = {"draughts8-regions-v1", 8 + 32 + 32 + 9 * PATTERN_STATES, draughts_extract,
-                                       draughts_initial, draughts_describe};
+                                       draughts_initial, draughts_describe, draughts_prepare, draughts_evaluate_fast};
 const FeatureSet draughts10_features = {"draughts10-regions-v1", 8 + 50 + 50 + 16 * PATTERN_STATES, draughts_extract,
-                                        draughts_initial, draughts_describe};
+                                        draughts_initial, draughts_describe, draughts_prepare, draughts_evaluate_fast};
