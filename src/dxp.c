@@ -271,6 +271,7 @@ static int listen_and_accept(Dxp *d)
     if (getsockname(listener, (struct sockaddr *)&bound, &bound_length) == 0)
         actual_port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
                                                         : ((struct sockaddr_in *)&bound)->sin_port);
+    d->opt.port = actual_port; /* what the records name: the port the OS chose for port 0 */
     say("listening on %s port %d", d->opt.host, actual_port);
     struct pollfd waiting = {.fd = listener, .events = POLLIN};
     int wait_ms = d->opt.timeout_s > 0 ? d->opt.timeout_s * 1000 : -1;
