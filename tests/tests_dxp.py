@@ -59,6 +59,19 @@ def expected_reason(result, donjon_side):
     return "3" if winner[0].upper() == donjon_side else "1"
 
 
+def pdn_path(name="games.pdn"):
+    return os.path.join(tempfile.mkdtemp(), name)
+
+
+def new_game(peer, ctx, request):
+    """Sends a game request, checks Donjon accepts it; returns a referee for the game."""
+    peer.send(request)
+    accept = peer.receive(10 * ctx.slow)
+    check(accept is not None and accept[0] == "A" and accept[-1] == "0" and accept[1:33].startswith("Donjon"),
+          "game accepted: %r" % accept)
+    return Referee(ctx.engine("international"), START["international"])
+
+
 def side_to_move(referee):
     return referee.start[0] if len(referee.played) % 2 == 0 else {"W": "B", "B": "W"}[referee.start[0]]
 
@@ -102,29 +115,23 @@ def play_to_the_end(peer, referee, rng, donjon_side, ctx, stop_code, before_move
 
 @test("dxp")
 def dxp_follower_plays_full_games_against_random_moves(ctx):
-    folder = tempfile.mkdtemp()
-    pdn = os.path.join(folder, "games.pdn")
+    pdn = pdn_path()
     donjon = dxp_process(ctx, "--listen", "--port", "0", "--nodes", "2000", "--pdn", pdn, "--timeout", "60")
     try:
         peer = Peer.connect(listening_port(donjon, ctx), 10 * ctx.slow)
         rng = random.Random(27531)
         results = []
         # game 1: Donjon White, from the start; a chat and a message of an unknown type on the way
-        peer.send(game_request("W", 1, 50))
-        accept = peer.receive(10 * ctx.slow)
-        check(accept[0] == "A" and accept[-1] == "0" and accept[1:33].startswith("Donjon"), accept)
+        referee = new_game(peer, ctx, game_request("W", 1, 50))
 
         def chat_once(ply):
             if ply == 5:
                 peer.send("Chello there")
                 peer.send("Xsomething new")
 
-        referee = Referee(ctx.engine("international"), START["international"])
         results.append(play_to_the_end(peer, referee, rng, "W", ctx, "0", chat_once)[0])
         # game 2, as pydraughts asks: the position given square by square, 0 minutes, 0 moves
-        peer.send(game_request("Z", 0, 0, board_letters(START["international"], 50, "z", "Z")))
-        check(peer.receive(10 * ctx.slow)[-1] == "0", "game 2 accepted")
-        referee = Referee(ctx.engine("international"), START["international"])
+        referee = new_game(peer, ctx, game_request("Z", 0, 0, board_letters(START["international"], 50, "z", "Z")))
         results.append(play_to_the_end(peer, referee, rng, "B", ctx, "1")[0])
         check(peer.receive(10 * ctx.slow) is None, "Donjon closes after a game end with stop code 1")
         lines, err = finish(donjon, ctx, 0)
@@ -141,8 +148,7 @@ def dxp_follower_plays_full_games_against_random_moves(ctx):
 
 @test("dxp")
 def dxp_follower_ends_games_on_bad_peer_messages(ctx):
-    folder = tempfile.mkdtemp()
-    pdn = os.path.join(folder, "games.pdn")
+    pdn = pdn_path()
     donjon = dxp_process(ctx, "--listen", "--port", "0", "--depth", "3", "--pdn", pdn, "--timeout", "60")
     rng = random.Random(5)
 
@@ -162,9 +168,7 @@ def dxp_follower_ends_games_on_bad_peer_messages(ctx):
             check(answer[0] == "A" and answer[-1] != "0", "%r refused: %r" % (bad, answer))
         # game 1: Donjon Black; a back request to a point that does not exist, one that does,
         # then an illegal move
-        peer.send(game_request("Z", 1, 50))
-        check(peer.receive(10 * ctx.slow)[-1] == "0", "accepted")
-        referee = Referee(ctx.engine("international"), START["international"])
+        referee = new_game(peer, ctx, game_request("Z", 1, 50))
         for _ in range(2):
             random_move(peer, referee, rng)
             donjon_move(peer, referee, ctx)
@@ -182,16 +186,12 @@ def dxp_follower_ends_games_on_bad_peer_messages(ctx):
         receive_end("illegal move")
         # games 2 and 3: Donjon White; a truncated move, then an overlong message
         for broken, what in [("M0001", "malformed move"), (b"x" * 3000, "longer than")]:
-            peer.send(game_request("W", 1, 50))
-            check(peer.receive(10 * ctx.slow)[-1] == "0", "accepted")
-            referee = Referee(ctx.engine("international"), START["international"])
+            referee = new_game(peer, ctx, game_request("W", 1, 50))
             donjon_move(peer, referee, ctx)
             peer.send(broken)
             receive_end(what)
         # game 4: the peer vanishes in the middle of the game
-        peer.send(game_request("W", 1, 50))
-        check(peer.receive(10 * ctx.slow)[-1] == "0", "accepted")
-        referee = Referee(ctx.engine("international"), START["international"])
+        referee = new_game(peer, ctx, game_request("W", 1, 50))
         donjon_move(peer, referee, ctx)
         random_move(peer, referee, rng)
         donjon_move(peer, referee, ctx)
@@ -208,8 +208,7 @@ def dxp_follower_ends_games_on_bad_peer_messages(ctx):
 
 @test("dxp")
 def dxp_initiator_plays_full_games_against_random_moves(ctx):
-    folder = tempfile.mkdtemp()
-    pdn = os.path.join(folder, "games.pdn")
+    pdn = pdn_path()
     server, port = Peer.listener()
     donjon = dxp_process(ctx, "--initiator", "--port", str(port), "--games", "2", "--time", "1", "--moves", "40",
                          "--nodes", "2000", "--pdn", pdn)
@@ -264,8 +263,7 @@ def dxp_silent_peer_ends_the_game(ctx):
 
 @test("dxp")
 def dxp_match_between_two_donjon_processes(ctx):
-    folder = tempfile.mkdtemp()
-    pdns = [os.path.join(folder, name) for name in ["follower.pdn", "initiator.pdn"]]
+    pdns = [pdn_path("follower.pdn"), pdn_path("initiator.pdn")]
     follower = dxp_process(ctx, "--listen", "--port", "0", "--nodes", "3000", "--pdn", pdns[0])
     initiator = None
     try:
