@@ -34,6 +34,7 @@
 #define DXP_DEFAULT_PORT 27531
 #define DXP_NAME_WIDTH 32
 #define DXP_MESSAGE_MAX 1024        /* a longer message (no NUL within) is malformed */
+#define DXP_CHAT_MAX 127            /* the longest message Donjon sends: DXP's traditional limit */
 #define DXP_MOVE_OVERHEAD_MS 50     /* kept back from every move for the network */
 #define DXP_UNTIMED_MOVE_MS 1000    /* a request of 0 minutes: think this long per move */
 #define CONNECT_RETRY_MS 10000      /* a connecting side retries this long while nobody listens */
@@ -729,8 +730,9 @@ static GameEnd abort_game(Dxp *d, DxpGame *g, bool wait_answer, const char *form
     cancel_search(d, g);
     complain("game %d: %s; game ended", g->number, why);
     conclude(g, "*", "%s", why);
-    char chat[400];
+    char chat[512];
     snprintf(chat, sizeof chat, "C%s: %s; game ended", d->our_name, why);
+    chat[DXP_CHAT_MAX] = 0; /* some peers cut longer messages */
     send_message(d, chat);
     send_game_end(d, '0', !wait_answer || our_stop_code_is_stop(d, g));
     /* a silent peer will not answer: the session ends here */
