@@ -150,13 +150,16 @@ static bool parse_integer(const char *text, long long low, long long high, long 
     return true;
 }
 
-/* A number of seconds (a real number, 0 or more, at most a year) as milliseconds. */
-static bool parse_seconds(const char *text, int64_t *out_ms)
+/* A number of seconds (a real number, at most a year) as milliseconds. A clock may be negative
+ * (a GUI that takes the increment off an almost empty clock): it is read as empty. */
+static bool parse_seconds(const char *text, bool is_clock, int64_t *out_ms)
 {
     if (!text || !*text) return false;
     char *end;
     double seconds = strtod(text, &end);
-    if (*end || !isfinite(seconds) || seconds < 0 || seconds > 366.0 * 24 * 3600) return false;
+    if (*end || !isfinite(seconds) || seconds > 366.0 * 24 * 3600) return false;
+    if (seconds < 0 && is_clock) seconds = 0;
+    if (seconds < 0) return false;
     *out_ms = (int64_t)llround(seconds * 1000.0);
     return true;
 }
@@ -347,13 +350,13 @@ static void command_level(Hub *h, const HubLine *line)
             level.nodes = (uint64_t)number;
             limited = true;
         } else if (strcmp(a->name, "move-time") == 0) {
-            good = parse_seconds(a->value, &level.move_time_ms);
+            good = parse_seconds(a->value, false, &level.move_time_ms);
             limited = true;
         } else if (strcmp(a->name, "time") == 0) {
-            good = parse_seconds(a->value, &level.time_ms);
+            good = parse_seconds(a->value, true, &level.time_ms);
             limited = true;
         } else if (strcmp(a->name, "inc") == 0)
-            good = parse_seconds(a->value, &level.increment_ms);
+            good = parse_seconds(a->value, false, &level.increment_ms);
         else if (strcmp(a->name, "moves") == 0) {
             good = parse_integer(a->value, 0, 100000, &number);
             level.moves = (int)number;

@@ -19,7 +19,7 @@ FORMATS = {
 
 
 def check_format(message):
-    check(message and message[0] in FORMATS and FORMATS[message[0]].match(message),
+    check(message and message[0] in FORMATS and FORMATS[message[0]].match(message) and len(message) <= 127,
           "malformed DXP message from Donjon: %r" % message)
     if message[0] == "M":
         count = int(message[9:11])

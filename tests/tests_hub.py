@@ -102,7 +102,7 @@ def hub_plays_a_whole_game_under_every_level(ctx):
     referee = Referee(ctx.engine("international"), START["international"])
     rng = random.Random(14)
     levels = ["level depth=3", "level nodes=3000", "level move-time=0.05", "level time=2 inc=0.05",
-              "level moves=30 time=1", "level depth=2 nodes=500 unknown=ignored"]
+              "level moves=30 time=1", "level time=-0.3 inc=0.2", "level depth=2 nodes=500 unknown=ignored"]
     hub_moves, expected, pondered = [], None, False
     for ply in range(300):
         if referee.result() != "none":
@@ -174,7 +174,7 @@ def hub_malformed_lines_get_an_error_and_change_nothing(ctx):
     bad = ["pos pos=Wxyz", "pos pos=W" + "q" * 50, "pos pos=X" + START_LETTERS[1:],
            'pos pos=%s moves="32-28 99-98"' % START_LETTERS, 'pos pos=%s moves="32-28 19-23 28x19"' % START_LETTERS,
            'pos moves="32-28"', 'pos pos="%s' % START_LETTERS, "level depth=abc", "level", "level inc=1",
-           "level move-time=-1", "level depth=0", "go", "go sideways", "set-param name=threads value=0",
+           "level move-time=-1", "level time=1 inc=-1", "level depth=0", "go", "go sideways", "set-param name=threads value=0",
            "set-param name=variant value=chess", "set-param name=nosuch value=1", "set-param value=1"]
     for line in bad:
         hub.send(line)
