@@ -909,6 +909,20 @@ static GameEnd play_game(Dxp *d, DxpGame *g)
                 break;
             case 'K':
                 break; /* we never ask to take back */
+            case 'R':
+                if (!d->opt.initiator) {
+                    /* the peer has moved on to a new game: this one is abandoned, the request
+                     * waits for the session loop */
+                    cancel_search(d, g);
+                    complain("game %d: the peer requested a new game during this one", g->number);
+                    conclude(g, "*", "%s requested a new game", d->peer_name);
+                    memcpy(d->pending, message, sizeof d->pending);
+                    d->has_pending = true;
+                    ended = true;
+                    break;
+                }
+                complain("game %d: ignored a game request from the follower", g->number);
+                break;
             default:
                 complain("game %d: ignored unexpected message '%s'", g->number, printable(message, safe, sizeof safe));
             }

@@ -190,7 +190,9 @@ def dxp_follower_ends_games_on_bad_peer_messages(ctx):
             donjon_move(peer, referee, ctx)
             peer.send(broken)
             receive_end(what)
-        # game 4: the peer vanishes in the middle of the game
+        # game 4: the peer asks for a new game in the middle of this one; game 5: the peer vanishes
+        referee = new_game(peer, ctx, game_request("W", 1, 50))
+        donjon_move(peer, referee, ctx)
         referee = new_game(peer, ctx, game_request("W", 1, 50))
         donjon_move(peer, referee, ctx)
         random_move(peer, referee, rng)
@@ -199,11 +201,11 @@ def dxp_follower_ends_games_on_bad_peer_messages(ctx):
         lines, err = finish(donjon, ctx, 1)
     finally:
         donjon.close()
-    for what in ["illegal move", "malformed move", "longer than", "closed the connection"]:
+    for what in ["illegal move", "malformed move", "longer than", "requested a new game", "closed the connection"]:
         check(what in err, "stderr says %r: %s" % (what, err[-2000:]))
     games = replay_pdn(ctx.engine("international"), pdn)
-    check([tags["Result"] for tags, _ in games] == ["*"] * 4, "4 unfinished games recorded")
-    check(len(games[0][1]) == 4 and len(games[3][1]) == 3, "moves recorded: %s" % [m for _, m in games])
+    check([tags["Result"] for tags, _ in games] == ["*"] * 5, "5 unfinished games recorded")
+    check([len(moves) for _, moves in games] == [4, 1, 1, 1, 3], "moves recorded: %s" % [m for _, m in games])
 
 
 @test("dxp")
