@@ -832,8 +832,14 @@ static GameEnd play_game(Dxp *d, DxpGame *g)
     char message[DXP_MESSAGE_MAX + 2], safe[128], why[300];
     g->turn_started_ms = now_ms();
     for (int s = 0; s < 2; s++) g->clock_ms[s] = (int64_t)g->minutes * 60000;
-    say("game %d: %s plays %s against %s; %d min for %s%d moves", g->number, d->our_name, side_name(g->our_side),
-        d->peer_name, g->minutes, g->period_moves ? "" : "the game, ", g->period_moves);
+    char control[64];
+    if (g->minutes == 0)
+        snprintf(control, sizeof control, "no clock");
+    else if (g->period_moves == 0)
+        snprintf(control, sizeof control, "%d min for the game", g->minutes);
+    else
+        snprintf(control, sizeof control, "%d min for %d moves", g->minutes, g->period_moves);
+    say("game %d: %s plays %s against %s; %s", g->number, d->our_name, side_name(g->our_side), d->peer_name, control);
     GameEnd end = GAME_DONE;
     bool ended = false;
     while (!ended) {
@@ -930,7 +936,11 @@ static GameEnd play_game(Dxp *d, DxpGame *g)
         }
     }
     cancel_search(d, g);
-    say("game %d ended: %s (%s)", g->number, g->result, g->termination);
+    if (g->minutes > 0)
+        say("game %d ended: %s (%s); clocks left: white %.1f s, black %.1f s", g->number, g->result, g->termination,
+            g->clock_ms[SIDE_WHITE] / 1000.0, g->clock_ms[SIDE_BLACK] / 1000.0);
+    else
+        say("game %d ended: %s (%s)", g->number, g->result, g->termination);
     write_pdn(d, g);
     if (strcmp(g->result, "*") == 0)
         d->unfinished++;
