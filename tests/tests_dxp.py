@@ -138,6 +138,9 @@ def dxp_follower_plays_full_games_against_random_moves(ctx):
     finally:
         donjon.close()
     check(any(l == "chat from Test peer: hello there" for l in lines), "chat printed: %s" % lines)
+    starts = [l for l in lines if re.match(r"game \d+: ", l)]
+    check(starts[0].endswith("plays white against Test peer; 1 min for 50 moves") and
+          starts[1].endswith("plays black against Test peer; no clock"), "time controls read: %s" % starts)
     check("ignored unexpected message 'Xsomething new'" in err, err)
     games = replay_pdn(ctx.engine("international"), pdn)
     check(len(games) == 2, "2 games recorded")
