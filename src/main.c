@@ -1,6 +1,9 @@
-/* main.c — process entry: initialise the game tables, then serve the protocol on stdin, or run
- * the one command the command line names (`donjon bench`, `donjon --help`, ...). */
+/* main.c — process entry: initialise the game tables, then serve a protocol (UCI on stdin by
+ * default, `hub` for the Hub protocol, `dxp …` for DXP over TCP) or run the one command the
+ * command line names (`donjon bench`, `donjon selfplay`, `donjon --help`, ...). */
+#include "dxp.h"
 #include "game.h"
+#include "hub.h"
 #include "protocol.h"
 #include "tools/tools.h"
 #include "version.h"
@@ -16,6 +19,8 @@ static void usage(FILE *out)
             "international and tawol, speaking a UCI-like protocol on stdin/stdout (see protocol.md).\n"
             "\n"
             "usage: donjon                          serve the protocol (type 'help' for its commands)\n"
+            "       donjon hub                      serve the Hub protocol (draughts GUIs)\n"
+            "       donjon dxp [options]            play DXP over TCP (donjon dxp --help)\n"
             "       donjon bench [depth] [variant]  run the benchmark and exit\n"
             "       donjon selfplay --variant V --out FILE [options]   training data from self-play\n"
             "       donjon train --variant V --data FILE... --out FILE [options]   fit weights to the data\n"
@@ -45,6 +50,8 @@ int main(int argc, char **argv)
             if (strlen(line) + strlen(argv[i]) + 2 < sizeof line) strcat(strcat(line, " "), argv[i]);
         return protocol_run_command(line);
     }
+    if (strcmp(command, "hub") == 0) return hub_loop(stdin);
+    if (strcmp(command, "dxp") == 0) return dxp_main(argc - 2, argv + 2);
     if (strcmp(command, "selfplay") == 0) return selfplay_main(argc, argv);
     if (strcmp(command, "train") == 0) return train_main(argc, argv);
     fprintf(stderr, "donjon: unknown command '%s'\n\n", command);

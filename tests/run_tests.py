@@ -24,6 +24,8 @@ import tests_tawol  # noqa: E402,F401
 import tests_match  # noqa: E402,F401
 import tests_robustness  # noqa: E402,F401
 import tests_contact  # noqa: E402,F401
+import tests_hub  # noqa: E402,F401
+import tests_dxp  # noqa: E402,F401
 
 
 def main():

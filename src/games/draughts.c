@@ -564,6 +564,21 @@ static void draughts_format_move(const Variant *v, const Position *pos, const Mo
         used += (size_t)snprintf(out + used, len - used, "x%d", square_number(r, route[i]));
 }
 
+bool draughts_is_variant(const Variant *v) { return v->format_move == draughts_format_move; }
+
+int draughts_square_count(const Variant *v) { return RULES(v)->squares; }
+
+void draughts_move_squares(const Variant *v, const Move *m, DraughtsMoveSquares *out)
+{
+    const DraughtsRules *r = RULES(v);
+    out->from = square_number(r, m->from);
+    out->to = square_number(r, m->to);
+    out->captured_count = 0;
+    /* bits rise with square numbers, so the list comes out ascending */
+    for (uint64_t captured = m->bits; captured && out->captured_count < 32;)
+        out->captured[out->captured_count++] = square_number(r, pop_lowest(&captured));
+}
+
 static int draughts_parse_move(const Variant *v, const Position *pos, const char *text, const Move *legal,
                                int count, char *err, size_t errlen)
 {
