@@ -337,6 +337,7 @@ int selfplay_main(int argc, char **argv)
         {.name = "--resign-score", .kind = OPTION_INTEGER, .help = "a score this large (default 1000) ...", .low = 1, .high = 30000, .integer = 1000},
         {.name = "--resign-plies", .kind = OPTION_INTEGER, .help = "... for this many plies in a row wins (default 8; 0: never)", .low = 0, .high = 1000, .integer = 8},
         {.name = "--eval-file", .kind = OPTION_TEXT, .help = "weights to play with (default: the built-in ones)"},
+        {.name = "--hand-set", .kind = OPTION_FLAG, .help = "play with the hand-set evaluation, not the built-in weights"},
         {.name = "--hash", .kind = OPTION_INTEGER, .help = "MB of transposition table per thread (default 16)", .low = 1, .high = 65536, .integer = 16},
         {.name = "--progress", .kind = OPTION_INTEGER, .help = "seconds between progress lines (default 10; 0: none)", .low = 0, .high = 86400, .integer = 10},
         {NULL},
@@ -358,7 +359,7 @@ int selfplay_main(int argc, char **argv)
     }
     const Variant *v = sp.variant;
     EvalWeights *loaded = NULL;
-    sp.weights = eval_weights_builtin(v);
+    sp.weights = tool_option(options, "--hand-set")->given ? NULL : eval_weights_builtin(v);
     const char *eval_file = tool_option(options, "--eval-file")->text;
     if (eval_file) {
         char err[512];
@@ -402,8 +403,8 @@ int selfplay_main(int argc, char **argv)
     }
     pthread_mutex_init(&sp.lock, NULL);
     atomic_store(&sp.next_game, 0);
-    fprintf(stderr, "selfplay %s: games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %llu a move, %d random plies%s%s, %d threads -> %s\n",
-            v->name, sp.first_game, sp.first_game + sp.games - 1, sp.seed, sp.limits.depth ? "depth" : "nodes",
+    fprintf(stderr, "selfplay %s (%s): games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %llu a move, %d random plies%s%s, %d threads -> %s\n",
+            v->name, sp.weights ? sp.weights->origin : "hand-set evaluation", sp.first_game, sp.first_game + sp.games - 1, sp.seed, sp.limits.depth ? "depth" : "nodes",
             sp.limits.depth ? (unsigned long long)sp.limits.depth : (unsigned long long)sp.limits.nodes,
             sp.random_plies, openings ? " after an opening of " : "", openings ? openings : "", threads, out);
     int64_t started = now_ms();
