@@ -4,9 +4,10 @@
  * Games of one variant are played between fixed-budget searches (nodes or depth per move),
  * each from a diverse start (an opening of the shipped sets and/or random plies), one game per
  * thread at a time, with adjudication (a proven win, a score beyond --resign-score for
- * --resign-plies plies in a row, the ply limit). Every quiet position of the game proper (no
- * capture or other noisy move for the side to move) is written with the game's result and
- * the search's score to a data shard (dataset.h).
+ * --resign-plies plies in a row, the ply limit). Every quiet position of the game proper
+ * (nothing forced on the side to move, such as a compulsory capture, and a best move that is
+ * no capture or exit) is written with the game's result and the search's score to a data
+ * shard (dataset.h).
  *
  * A shard is the games [first-game, first-game + games) of a seed: game g's start and
  * everything after it depend only on (seed, g) and the settings, so shards made on different
@@ -219,9 +220,12 @@ static int play_game(Worker *w, uint64_t game, int *white_result)
         }
         SearchOutcome found;
         if (!search_fixed(w->search, v, &pos, w->keys, key_count, &sp->limits, &w->tt, sp->weights, NULL, &found)) break;
+        /* a quiet position: nothing forced (a compulsory capture, a threat to parry) and the
+         * best move not a capture or an exit, so the static evaluation should stand */
         Move noisy[MAX_MOVES];
         bool forced;
-        if (v->generate_noisy(v, &pos, noisy, &forced) == 0 && !forced) {
+        v->generate_noisy(v, &pos, noisy, &forced);
+        if (!forced && !(found.move.flags & (MOVE_NOISY | MOVE_WINS))) {
             if (count == w->record_capacity) {
                 int grown = w->record_capacity ? 2 * w->record_capacity : 256;
                 DatasetRecord *records = realloc(w->records, sizeof *records * (size_t)grown);
