@@ -23,6 +23,7 @@ import tests_ecroulement  # noqa: E402,F401
 import tests_tawol  # noqa: E402,F401
 import tests_match  # noqa: E402,F401
 import tests_robustness  # noqa: E402,F401
+import tests_browser  # noqa: E402,F401
 
 
 def main():

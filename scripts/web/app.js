@@ -26,6 +26,10 @@ let state = null;        // the server's last `state` event
 let search = null;       // { id, analysis } of the search running, or null
 let flipped = false;
 let hello = null;
+let customLevel = false; // the person chose "Custom": the fields stay, even on a preset's values
+// The settings controls belong to the person: the server's states only echo them, sometimes
+// late, so they are read from a state only once after connecting (a restored game's settings).
+let settingsFromServer = true;
 const input = new MoveInput();
 const board = new BoardView($("board"), { onPress: press, onDrop: press });
 const engine = new EnginePanel({ summary: $("engine-summary"), lines: $("engine-lines"), bar: $("eval-white"), barText: $("eval-text") });
@@ -39,7 +43,8 @@ applyPreset();
 
 function applyPreset() {
   const [, kind, value] = LEVELS[$("level-preset").selectedIndex];
-  $("level-custom").hidden = kind !== null;
+  customLevel = kind === null;
+  $("level-custom").hidden = !customLevel;
   if (kind !== null) {
     $("level-kind").value = kind;
     $("level-value").value = value;
@@ -61,6 +66,7 @@ function sendSettings() {
 
 function startOrRestore() {
   showMessage("");
+  settingsFromServer = true;
   const kept = JSON.parse(sessionStorage.getItem(STORAGE_KEY) || "null");
   const asked = new URLSearchParams(location.search).get("variant");
   if (kept && (!asked || asked === kept.variant)) {
@@ -91,7 +97,16 @@ function onEvent(event) {
   else if (event.type === "info") {
     if (search && event.search === search.id && state) engine.show(event, state.turn);
   } else if (event.type === "record") download(event.filename, event.text);
-  else if (event.type === "error") showMessage(event.message);
+  else if (event.type === "error") onRefusal(event.message);
+}
+
+// The server refused something: the position did not change, so the board takes clicks again.
+function onRefusal(message) {
+  showMessage(message);
+  if (state) {
+    input.enabled = state.your_turn;
+    showMarks();
+  }
 }
 
 function onHello(event) {
@@ -137,6 +152,7 @@ function onState(event) {
   Object.assign(document.body.dataset, {
     variant: state.variant, fen: state.fen, turn: state.turn, result: state.result,
     cursor: String(state.cursor), yourTurn: state.your_turn ? "yes" : "no",
+    mode: state.mode, level: `${state.level.kind} ${state.level.value}`,
   });
   keep();
   // the address names the game shown, so that a reload or a bookmark opens it
@@ -156,13 +172,17 @@ function showControls() {
   $("variant").value = state.variant;
   $("handicap").value = state.handicap;
   $("handicap-label").hidden = state.variant !== "gounki";
-  $("mode").value = state.mode;
-  const preset = LEVELS.findIndex(([, kind, value]) => kind === state.level.kind && value === state.level.value);
-  $("level-preset").selectedIndex = preset >= 0 ? preset : LEVELS.length - 1;
-  $("level-kind").value = state.level.kind;
-  $("level-value").value = state.level.value;
-  $("level-custom").hidden = preset >= 0;
-  if (state.skill !== null) $("skill").value = String(state.skill);
+  if (settingsFromServer) {
+    settingsFromServer = false;
+    $("mode").value = state.mode;
+    const preset = LEVELS.findIndex(([, kind, value]) => kind === state.level.kind && value === state.level.value);
+    $("level-preset").selectedIndex = preset >= 0 ? preset : LEVELS.length - 1;
+    customLevel = preset < 0;
+    $("level-kind").value = state.level.kind;
+    $("level-value").value = state.level.value;
+    $("level-custom").hidden = !customLevel;
+    if (state.skill !== null) $("skill").value = String(state.skill);
+  }
   $("undo").disabled = $("first").disabled = state.cursor === 0;
   $("redo").disabled = $("last").disabled = state.cursor >= state.line.length;
   $("pause").hidden = state.mode !== "engines";
@@ -173,7 +193,7 @@ function showControls() {
 function showMarks() {
   const marks = input.marks();
   const played = state.cursor > 0 ? state.line[state.cursor - 1].move : null;
-  const last = played ? clickPath(familyOf(state.variant), played).slice(0, 2) : [];
+  const last = played ? clickPath(familyOf(state.variant), played) : []; // every cell it went through
   board.mark({ ...marks, last });
   const choices = $("choices");
   choices.hidden = marks.choices.length === 0;
@@ -202,6 +222,9 @@ function press(cell) {
 function play(move) {
   input.reset();
   input.enabled = false; // until the server's next state: one move per turn
+  // what was sent, and how many moves so far: the page's record of its own clicks
+  document.body.dataset.sent = move;
+  document.body.dataset.sentCount = String(Number(document.body.dataset.sentCount || 0) + 1);
   showMarks();
   showMessage("");
   connection.send({ type: "move", move });
