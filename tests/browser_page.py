@@ -43,7 +43,7 @@ def find_chromium():
     if import_selenium() is None:
         missing.append("python3-selenium")
     if missing:
-        return None, None, "not installed: %s (`make setup` installs them)" % ", ".join(missing)
+        return None, None, "not installed: %s (`make setup` installs what is missing)" % ", ".join(missing)
     return browser, driver, None
 
 
