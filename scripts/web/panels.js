@@ -82,7 +82,14 @@ export class EnginePanel {
     line.replaceChildren();
     const value = document.createElement("b");
     value.textContent = bound + scoreText(score);
-    line.append(value, " " + info.pv.slice(0, PV_LENGTH).join(" ") + more);
+    line.append(value);
+    for (const move of info.pv.slice(0, PV_LENGTH)) {
+      const word = document.createElement("span"); // a line wraps between moves, never inside one
+      word.className = "pv-move";
+      word.textContent = move;
+      line.append(" ", word);
+    }
+    line.append(more);
   }
 }
 
