@@ -20,8 +20,10 @@ class DonjonProcess:
         """on_search_line(process, line) gets each `info` line of a search and its `bestmove`
         line, from the reader thread, and None once when the process ends."""
         self.on_search_line = on_search_line
+        # its own session: a Ctrl-C in the server's terminal is the server's to handle, and the
+        # server closes its engines itself (an engine also quits at the end of its input)
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, bufsize=0)
+                                     stderr=subprocess.DEVNULL, bufsize=0, start_new_session=True)
         self.pid = self.proc.pid
         self.answers = queue.Queue()
         self.searching = False
@@ -29,7 +31,11 @@ class DonjonProcess:
         self.search_over.set()
         self.reader = threading.Thread(target=self._read, name="donjon-%d" % self.pid, daemon=True)
         self.reader.start()
-        self.options = self._handshake()
+        try:
+            self.options = self._handshake()
+        except EngineGone:
+            self.close()
+            raise
         if threads:
             self.send("setoption name Threads value %d" % threads)
         if hash_mb:
