@@ -280,22 +280,36 @@ class BoardPage:
     def click_cell(self, name):
         self.element('#board [data-cell="%s"]' % name).click()
 
+    def sent_count(self):
+        return int(self.driver.execute_script("return document.body.dataset.sentCount || '0'"))
+
+    def sent_since(self, count):
+        """The move the page sent after `count` moves, if it sent exactly one more."""
+        if self.sent_count() != count + 1:
+            return None
+        return self.driver.execute_script("return document.body.dataset.sent")
+
+    def drag_move(self, origin, target):
+        """Drags the piece on origin and lets it go on target; returns the move the page sent."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        before = self.sent_count()
+        cell = '#board [data-cell="%s"]'
+        ActionChains(self.driver).click_and_hold(self.element(cell % origin)).move_to_element(
+            self.element(cell % target)).release().perform()
+        return self.sent_since(before)
+
     def enter_move(self, move, path):
         """Clicks the move's cells in order until the page sends a move; when the cells spell
         a move that longer ones also begin with, clicks the last cell again. Returns the move
         the page sent."""
-        def sent_count():
-            return int(self.driver.execute_script("return document.body.dataset.sentCount || '0'"))
-        before = sent_count()
+        before = self.sent_count()
         for cell in path:
             self.click_cell(cell)
-            if sent_count() > before:
+            if self.sent_count() > before:
                 break
         else:
             self.click_cell(path[-1])
-        if sent_count() != before + 1:
-            return None
-        return self.driver.execute_script("return document.body.dataset.sent")
+        return self.sent_since(before)
 
     def screenshot(self, name):
         os.makedirs(self.screenshots, exist_ok=True)

@@ -131,16 +131,21 @@ def play_by_clicks(ctx, variant):
             check(not problems, "board %s: %s" % ("flipped" if flipped else "as White sees it", "; ".join(problems)))
             page.press("flip")
 
-        # the person's moves, clicked; the engine answers
-        for _ in range(HUMAN_MOVES):
+        # the person's moves, clicked (a two-cell one dragged, the second time); the engine answers
+        for turn in range(HUMAN_MOVES):
             check_page(snap, referee, variant, None)
             if snap.page.get("result") != "none":
                 break
             legal = referee.moves()
             move = max(legal, key=lambda m: len(click_path(family, m)))
             ply = len(snap.played)
-            sent = page.enter_move(move, click_path(family, move))
-            check(sent == move, "clicking %s sent %r" % (click_path(family, move), sent))
+            path = click_path(family, move)
+            if turn == 1 and len(path) == 2:
+                sent = page.drag_move(*path)
+                check(sent == move, "dragging %s sent %r" % (path, sent))
+            else:
+                sent = page.enter_move(move, path)
+                check(sent == move, "clicking %s sent %r" % (path, sent))
             snap = page.wait(lambda s: s.played[ply:ply + 1] == [move], "the move list shows " + move)
             check_page(snap, referee, variant, None)
             snap = page.wait(lambda s: len(s.played) > ply and (s.your_turn or s.page.get("result") != "none"),
