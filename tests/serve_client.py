@@ -18,9 +18,10 @@ SERVE = os.path.join(HERE, "..", "scripts", "serve")
 class ServeProcess:
     """scripts/serve on 127.0.0.1 and a free port, driving the engine binary under test."""
 
-    def __init__(self, engine, extra=()):
+    def __init__(self, engine, extra=(), env=None):
         self.proc = subprocess.Popen([sys.executable, SERVE, "--port", "0", "--quiet", "--engine", engine]
-                                     + list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                     + list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=dict(os.environ, **(env or {})))
         ready, _, _ = select.select([self.proc.stdout], [], [], 60)
         line = self.proc.stdout.readline().decode() if ready else ""
         if not line.startswith("Donjon board: http://"):

@@ -164,6 +164,14 @@ def play_by_clicks(ctx, variant):
         snap = page.wait(lambda s: s.played == before, "redo")
         check_page(snap, referee, variant, None)
 
+        # a reload keeps the game, with a new engine in place of the old one
+        old_engine = int(snap.page["enginePid"])
+        page.driver.refresh()
+        snap = page.wait(lambda s: s.page.get("enginePid") not in (None, str(old_engine)) and
+                         s.played == before and s.your_turn, "the game kept across a reload")
+        check_page(snap, referee, variant, None)
+        server.wait_engines(lambda pids: pids == {int(snap.page["enginePid"])})
+
         # a position loaded as FEN, analysed (three lines, nothing played), a move clicked in it
         referee.send("position fen " + special_fen)
         loaded, legal = referee.fen(), referee.moves()
@@ -375,6 +383,36 @@ def serve_plays_and_refuses_bad_messages(ctx):
         check(renewed["engine_pid"] != pid, "a new engine")
         state = ws.state()
         check(state["cursor"] == paused["cursor"] and state["variant"] == "international", "the game goes on")
+        ws.close()
+        server.wait_engines(lambda p: not p)
+    finally:
+        server.stop()
+
+
+@test("browser", sanitizers=False)
+def serve_uses_skill_level_when_offered(ctx):
+    """An engine that lists `Skill Level` gets the person's choice for its moves and its full
+    strength for analysis."""
+    log = os.path.join(SCREENSHOTS, "skill-level.log")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    open(log, "w").close()
+    server = ServeProcess(os.path.join(HERE, "skill_level_engine.py"),
+                          env={"DONJON_ENGINE": ctx.binary, "SKILL_LOG": log})
+    try:
+        ws = WebSocketClient(server.port)
+        hello = ws.receive()
+        check(hello["skill"] == {"min": 0, "max": 20, "default": 20}, "hello %s" % hello)
+        ws.send({"type": "new", "variant": "checkers",
+                 "settings": {"mode": "white", "skill": 3, "level": {"kind": "depth", "value": 1}}})
+        ws.wait_for(lambda e: e["type"] == "state" and e["cursor"] == 1)  # Black, the engine, opens
+        with open(log) as f:
+            check(f.read().split("\n")[:-1] == ["setoption name Skill Level value 3"], "the skill for play")
+        ws.send({"type": "settings", "mode": "analysis"})
+        ws.wait_for(lambda e: e["type"] == "info")
+        with open(log) as f:
+            check(f.read().split("\n")[-2] == "setoption name Skill Level value 20", "full strength to analyse")
+        ws.send({"type": "settings", "skill": 21})
+        check("skill" in ws.error(), "a skill beyond the option's range")
         ws.close()
         server.wait_engines(lambda p: not p)
     finally:
