@@ -10,7 +10,8 @@ import re
 import shutil
 import sys
 import tempfile
-import time
+
+from serve_client import poll
 
 DEBIAN_PYTHON_PACKAGES = "/usr/lib/python3/dist-packages"  # python3-selenium's home
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -233,15 +234,8 @@ class BoardPage:
 
     def wait(self, predicate, what, timeout=90.0):
         """The first snapshot for which predicate holds."""
-        deadline = time.monotonic() + timeout
-        while True:
-            snap = self.snapshot()
-            if predicate(snap):
-                return snap
-            if time.monotonic() > deadline:
-                raise AssertionError("%s (after %.0fs): page %s, moves %s, status %r, message %r" % (
-                    what, timeout, snap.page, snap.played, snap.status, snap.message))
-            time.sleep(0.05)
+        return poll(self.snapshot, predicate, timeout, lambda snap: "%s (after %.0fs): page %s, moves %s, status %r, message %r" % (
+            what, timeout, snap.page, snap.played, snap.status, snap.message))
 
     def element(self, css):
         from selenium.webdriver.common.by import By

@@ -15,6 +15,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SERVE = os.path.join(HERE, "..", "scripts", "serve")
 
 
+def poll(probe, accept, timeout, failure):
+    """probe() again and again until accept(value) holds, then that value; after timeout
+    seconds, AssertionError(failure(last value))."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if accept(value):
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(failure(value))
+        time.sleep(0.05)
+
+
 class ServeProcess:
     """scripts/serve on 127.0.0.1 and a free port, driving the engine binary under test."""
 
@@ -49,14 +62,17 @@ class ServeProcess:
         return children
 
     def wait_engines(self, predicate, timeout=30.0):
-        deadline = time.monotonic() + timeout
-        while True:
-            pids = self.engines()
-            if predicate(pids):
-                return pids
-            if time.monotonic() > deadline:
-                raise AssertionError("engine processes of the server: %s" % sorted(pids))
-            time.sleep(0.1)
+        return poll(self.engines, predicate, timeout, lambda pids: "engine processes of the server: %s" % sorted(pids))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, trace):
+        try:
+            self.stop()
+        except AssertionError:
+            if kind is None:
+                raise  # else the test's own failure is the one to report
 
     def stop(self):
         """Stops the server as a person would (SIGTERM) and checks that it left no process

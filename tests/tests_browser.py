@@ -97,11 +97,7 @@ class BrowserSession:
             console = self.page.console_errors()
         finally:
             self.page.quit()
-            try:
-                self.server.stop()
-            except AssertionError:
-                if kind is None:
-                    raise  # else the test's own failure is the one to report
+            self.server.__exit__(kind, error, trace)
         if kind is None:
             check(not console, "errors in the browser's console: %s" % console)
 
@@ -263,8 +259,7 @@ def serve_listens_only_on_this_machine(ctx):
 
 @test("browser", sanitizers=False)
 def serve_refuses_hostile_requests(ctx):
-    server = ServeProcess(ctx.binary, ["--max-games", "2"])
-    try:
+    with ServeProcess(ctx.binary, ["--max-games", "2"]) as server:
         port = server.port
         check(server.get("/") == 200 and server.get("/app.js") == 200, "the page itself")
         check(server.get("/", {"Host": "localhost:%d" % port}) == 200, "Host localhost")
@@ -294,14 +289,11 @@ def serve_refuses_hostile_requests(ctx):
             g.close()
         server.wait_engines(lambda p: not p)
         check(server.get("/") == 200, "the server still answers")
-    finally:
-        server.stop()
 
 
 @test("browser", sanitizers=False)
 def serve_plays_and_refuses_bad_messages(ctx):
-    server = ServeProcess(ctx.binary)
-    try:
+    with ServeProcess(ctx.binary) as server:
         ws = WebSocketClient(server.port)
         hello = ws.receive()
         check(hello["type"] == "hello" and hello["variants"] == VARIANTS, "hello %s" % hello)
@@ -385,8 +377,6 @@ def serve_plays_and_refuses_bad_messages(ctx):
         check(state["cursor"] == paused["cursor"] and state["variant"] == "international", "the game goes on")
         ws.close()
         server.wait_engines(lambda p: not p)
-    finally:
-        server.stop()
 
 
 @test("browser", sanitizers=False)
@@ -396,9 +386,8 @@ def serve_uses_skill_level_when_offered(ctx):
     log = os.path.join(SCREENSHOTS, "skill-level.log")
     os.makedirs(SCREENSHOTS, exist_ok=True)
     open(log, "w").close()
-    server = ServeProcess(os.path.join(HERE, "skill_level_engine.py"),
-                          env={"DONJON_ENGINE": ctx.binary, "SKILL_LOG": log})
-    try:
+    with ServeProcess(os.path.join(HERE, "skill_level_engine.py"),
+                      env={"DONJON_ENGINE": ctx.binary, "SKILL_LOG": log}) as server:
         ws = WebSocketClient(server.port)
         hello = ws.receive()
         check(hello["skill"] == {"min": 0, "max": 20, "default": 20}, "hello %s" % hello)
@@ -415,16 +404,13 @@ def serve_uses_skill_level_when_offered(ctx):
         check("skill" in ws.error(), "a skill beyond the option's range")
         ws.close()
         server.wait_engines(lambda p: not p)
-    finally:
-        server.stop()
 
 
 @test("browser", sanitizers=False)
 def serve_closes_bad_sockets_and_their_engines(ctx):
     """A client that breaks the WebSocket protocol or vanishes loses its game, engine included;
     the others go on."""
-    server = ServeProcess(ctx.binary)
-    try:
+    with ServeProcess(ctx.binary) as server:
         keeper = WebSocketClient(server.port)
         keeper.receive()
         breakers = [
@@ -452,5 +438,3 @@ def serve_closes_bad_sockets_and_their_engines(ctx):
         check(keeper.state()["variant"] == "gounki", "the well-behaved game goes on")
         keeper.close()
         server.wait_engines(lambda p: not p)
-    finally:
-        server.stop()
