@@ -138,10 +138,6 @@ class Game:
         elif self.engine:
             self.engine.close()
 
-    @property
-    def engine_pid(self):
-        return self.engine.pid if self.engine else None
-
     # --- the worker ------------------------------------------------------------------------------
 
     def _work(self):
@@ -178,7 +174,7 @@ class Game:
             if self.variant:
                 self._set_variant(self.variant, self.handicap)
                 self._refresh()
-        except EngineGone as failure:
+        except (EngineGone, BadRequest) as failure:  # the next message tries again
             self._error("the engine cannot be restarted: %s" % failure)
 
     def _start_engine(self):

@@ -101,11 +101,18 @@ function onEvent(event) {
 }
 
 // The server refused something: the position did not change, so the board takes clicks again.
+// Refused before any game (a kept game it cannot restore, an address naming no game): the page
+// starts the default game instead, once.
+let startedDefault = false;
 function onRefusal(message) {
   showMessage(message);
   if (state) {
     input.enabled = state.your_turn;
     showMarks();
+  } else if (!startedDefault) {
+    startedDefault = true;
+    sessionStorage.removeItem(STORAGE_KEY);
+    connection.send({ type: "new", variant: "gounki", handicap: "none", settings: settings() });
   }
 }
 
