@@ -368,13 +368,20 @@ def serve_plays_and_refuses_bad_messages(ctx):
         later = [e for e in ws.events if e["type"] == "state"][-1]
         check(later["cursor"] == paused["cursor"], "a paused game went on")
 
+        # "move now" cuts a long think short
+        ws.send({"type": "new", "variant": "checkers",
+                 "settings": {"mode": "white", "level": {"kind": "movetime", "value": 600000}}})
+        ws.wait_for(lambda e: e["type"] == "search")  # Black, the engine, opens with ten minutes
+        ws.send({"type": "movenow"})
+        kept = ws.wait_for(lambda e: e["type"] == "state" and e["cursor"] == 1, timeout=30)
+
         # a dead engine is replaced, at the same position
         os.kill(pid, signal.SIGKILL)
         check("new engine" in ws.error(), "the page is told")
         renewed = ws.wait_for(lambda e: e["type"] == "hello")
         check(renewed["engine_pid"] != pid, "a new engine")
         state = ws.state()
-        check(state["cursor"] == paused["cursor"] and state["variant"] == "international", "the game goes on")
+        check(state["fen"] == kept["fen"] and state["line"] == kept["line"], "the game goes on")
         ws.close()
         server.wait_engines(lambda p: not p)
 
