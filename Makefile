@@ -54,7 +54,17 @@ perft-full: donjon
 bench: donjon
 	./scripts/bench
 
+# the browser board, one engine per tab: open the address it prints (PORT=... for another port)
+PORT ?= 8080
+serve: donjon
+	scripts/serve --port $(PORT)
+
+# what the browser tests need (Debian's chromium, chromium-driver, python3-selenium); without
+# apt or a network it warns and the browser tests report themselves skipped
+setup:
+	scripts/setup
+
 clean:
 	rm -rf donjon build
 
-.PHONY: native run asan tsan sanitize test fuzz fuzz-short perft-full bench clean
+.PHONY: native run asan tsan sanitize test fuzz fuzz-short perft-full bench serve setup clean
