@@ -13,7 +13,7 @@ import tempfile
 from harness import check, test
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TRAINED = ["gounki", "checkers", "russian", "brazilian", "international"]
+TRAINED = ["gounki", "checkers", "russian", "brazilian", "international", "tawol", "ecroulement", "ecroulement-rapide"]
 
 
 def donjon(ctx, *args, timeout=300):

@@ -1,0 +1,114 @@
+/*
+ * ecroulement_eval.c — the learned evaluation's features for ecroulement and its rapide
+ * variant (one feature set; each variant trains its own weights).
+ *
+ * Seen from the side to move: for Black the board is turned a half-turn (the start is
+ * symmetric so), and the opponent's features are the same features from its own view, with
+ * value −1, so one table serves both colours.
+ *
+ * Groups (index ranges below):
+ *  - the hand-set evaluation's terms: pawns, mobility (builds and collapses available), the
+ *    enemy pawns our collapses reach and theirs, and how close each side is to having no move;
+ *  - stack squares: a weight per cell and own stack height band (single, muret, tower of 3,
+ *    4–5, 6 or more);
+ *  - patterns: every 2×2 window of cells, each cell read as empty or an own or enemy stack of
+ *    one of the five bands (11^4 states), one table for the whole board. The empty window has no
+ *    weight.
+ * Phase: the share of the 30 pawns gone.
+ */
+#include "ecroulement_board.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum {
+    F_TEMPO, F_PAWNS, F_MOBILITY, F_OUR_REACH, F_THEIR_REACH, F_THEY_ARE_STUCK, F_WE_ARE_STUCK,
+    SCALARS = 16,
+    BANDS = 5,
+    STACK_SQUARES = SCALARS,
+    WINDOWS = STACK_SQUARES + BANDS * 64,
+    WINDOW_STATES = 14641, /* 11^4 */
+    FEATURE_COUNT = WINDOWS + WINDOW_STATES,
+};
+
+/* 0 empty, 1..5 an own stack by band, 6..10 an enemy one */
+static inline int cell_state(int height, int viewer)
+{
+    static const int8_t band_of[16] = {0, 1, 2, 3, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5};
+    int h = own_height(height, viewer);
+    return h > 0 ? band_of[h] : h < 0 ? 5 + band_of[-h] : 0;
+}
+
+static int view_features(const int8_t heights[64], int viewer, int sign, Feature *out, int n)
+{
+    int8_t state[64];
+    for (int c = 0; c < 64; c++) state[c] = (int8_t)cell_state(heights[c], viewer);
+    for (int c = 0; c < 64; c++)
+        if (state[c] >= 1 && state[c] <= BANDS) out[n++] = (Feature){STACK_SQUARES + (state[c] - 1) * 64 + c, sign};
+    for (int row = 0; row < 7; row++)
+        for (int file = 0; file < 7; file++) {
+            int c = row * 8 + file;
+            int index = state[c] + 11 * state[c + 1] + 121 * state[c + 8] + 1331 * state[c + 9];
+            if (index) out[n++] = (Feature){WINDOWS + index, sign};
+        }
+    return n;
+}
+
+static int ecroulement_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
+{
+    const CollapseRules *r = v->rules;
+    const CollapseBoard *b = (const CollapseBoard *)pos->board;
+    int us = pos->side;
+    CollapseTerms mine, theirs;
+    collapse_terms(r, b, us, &mine);
+    collapse_terms(r, b, us ^ 1, &theirs);
+    int n = 0;
+    out[n++] = (Feature){F_TEMPO, 1};
+    out[n++] = (Feature){F_PAWNS, mine.pawns - theirs.pawns};
+    out[n++] = (Feature){F_MOBILITY, mine.mobility - theirs.mobility};
+    if (mine.threatened) out[n++] = (Feature){F_OUR_REACH, mine.threatened};
+    if (theirs.threatened) out[n++] = (Feature){F_THEIR_REACH, theirs.threatened};
+    if (theirs.mobility <= 2) out[n++] = (Feature){F_THEY_ARE_STUCK, 3 - theirs.mobility};
+    if (mine.mobility <= 2) out[n++] = (Feature){F_WE_ARE_STUCK, 3 - mine.mobility};
+    int8_t turned[64];
+    for (int c = 0; c < 64; c++) turned[c] = b->height[63 - c];
+    n = view_features(us == SIDE_WHITE ? b->height : turned, us, 1, out, n);
+    n = view_features(us == SIDE_WHITE ? turned : b->height, us ^ 1, -1, out, n);
+    int pawns = mine.pawns + theirs.pawns;
+    *phase = pawns >= 2 * PAWNS_EACH ? 0 : (2 * PAWNS_EACH - pawns) * PHASE_MAX / (2 * PAWNS_EACH);
+    *scale = SCALE_MAX;
+    return n;
+}
+
+static void ecroulement_initial(const Variant *v, float *opening, float *ending)
+{
+    (void)v;
+    memset(opening, 0, sizeof *opening * FEATURE_COUNT);
+    memset(ending, 0, sizeof *ending * FEATURE_COUNT);
+    /* the hand-set evaluation's weights (ecroulement.c) */
+    static const struct {
+        int index;
+        float weight;
+    } known[] = {{F_PAWNS, 100}, {F_MOBILITY, 6}, {F_OUR_REACH, 25}, {F_THEIR_REACH, -15},
+                 {F_THEY_ARE_STUCK, 150}, {F_WE_ARE_STUCK, -150}};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        opening[known[i].index] = ending[known[i].index] = known[i].weight;
+}
+
+static void ecroulement_describe(const Variant *v, int index, char *out, size_t len)
+{
+    (void)v;
+    static const char *const scalars[] = {"tempo",       "pawns",          "mobility",      "our reach",
+                                          "their reach", "they are stuck", "we are stuck"};
+    if (index <= F_WE_ARE_STUCK)
+        snprintf(out, len, "%s", scalars[index]);
+    else if (index < STACK_SQUARES)
+        snprintf(out, len, "unused %d", index);
+    else if (index < WINDOWS)
+        snprintf(out, len, "band %d on cell %d", (index - STACK_SQUARES) / 64 + 1, (index - STACK_SQUARES) % 64);
+    else
+        snprintf(out, len, "window state %d", index - WINDOWS);
+}
+
+const FeatureSet ecroulement_features = {"ecroulement-windows-v1", FEATURE_COUNT, ecroulement_extract,
+                                         ecroulement_initial, ecroulement_describe, NULL, NULL};
