@@ -190,6 +190,9 @@ void collapse_terms(const CollapseRules *r, const CollapseBoard *b, int side, Co
         int c = pop_lowest(&s);
         int h = own_height(b->height[c], side);
         t->pawns += h;
+        /* steps from the home corner (a1 for White, h8 for Black) */
+        int steps = (c >> 3) + (c & 7);
+        t->advance += h * (side == SIDE_WHITE ? steps : 14 - steps);
         if (h > t->tallest) t->tallest = h;
     }
     /* builds: pairs of own singles side by side, each counted once per direction pair */

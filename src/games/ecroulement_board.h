@@ -29,10 +29,11 @@ _Static_assert(sizeof(CollapseBoard) <= sizeof(((Position *)0)->board), "board a
 static inline int own_height(int h, int side) { return side == SIDE_WHITE ? h : -h; } /* > 0 when own */
 
 typedef struct {
-    int pawns, mobility, threatened, tallest;
+    int pawns, mobility, threatened, tallest, advance;
 } CollapseTerms;
 
-/* A side's pawns, moves available, enemy pawns its collapses reach, and tallest stack. */
+/* A side's pawns, moves available, enemy pawns its collapses reach, tallest stack, and how far
+ * its pawns are from its home corner (pawn-steps, rows plus files). */
 void collapse_terms(const CollapseRules *r, const CollapseBoard *b, int side, CollapseTerms *t);
 
 extern const FeatureSet ecroulement_features;

@@ -9,6 +9,7 @@
  * Groups (index ranges below):
  *  - the hand-set evaluation's terms: pawns, mobility (builds and collapses available), the
  *    enemy pawns our collapses reach and theirs, and how close each side is to having no move;
+ *    and the pawns' advance from their home corner (not in the hand-set evaluation);
  *  - stack squares: a weight per cell and own stack height band (single, muret, tower of 3,
  *    4–5, 6 or more);
  *  - patterns: every 2×2 window of cells, each cell read as empty or an own or enemy stack of
@@ -22,7 +23,7 @@
 #include <string.h>
 
 enum {
-    F_TEMPO, F_PAWNS, F_MOBILITY, F_OUR_REACH, F_THEIR_REACH, F_THEY_ARE_STUCK, F_WE_ARE_STUCK,
+    F_TEMPO, F_PAWNS, F_MOBILITY, F_OUR_REACH, F_THEIR_REACH, F_THEY_ARE_STUCK, F_WE_ARE_STUCK, F_ADVANCE,
     SCALARS = 16,
     BANDS = 5,
     STACK_SQUARES = SCALARS,
@@ -70,6 +71,7 @@ static int ecroulement_extract(const Variant *v, const Position *pos, Feature *o
     if (theirs.threatened) out[n++] = (Feature){F_THEIR_REACH, theirs.threatened};
     if (theirs.mobility <= 2) out[n++] = (Feature){F_THEY_ARE_STUCK, 3 - theirs.mobility};
     if (mine.mobility <= 2) out[n++] = (Feature){F_WE_ARE_STUCK, 3 - mine.mobility};
+    out[n++] = (Feature){F_ADVANCE, mine.advance - theirs.advance};
     int8_t turned[64];
     for (int c = 0; c < 64; c++) turned[c] = b->height[63 - c];
     n = view_features(us == SIDE_WHITE ? b->height : turned, us, 1, out, n);
@@ -85,12 +87,13 @@ static void ecroulement_initial(const Variant *v, float *opening, float *ending)
     (void)v;
     memset(opening, 0, sizeof *opening * FEATURE_COUNT);
     memset(ending, 0, sizeof *ending * FEATURE_COUNT);
-    /* the hand-set evaluation's weights (ecroulement.c) */
+    /* the hand-set evaluation's weights (ecroulement.c), and a push towards the enemy: without
+     * it both sides shuffle, every game is drawn, and the data teaches nothing */
     static const struct {
         int index;
         float weight;
     } known[] = {{F_PAWNS, 100}, {F_MOBILITY, 6}, {F_OUR_REACH, 25}, {F_THEIR_REACH, -15},
-                 {F_THEY_ARE_STUCK, 150}, {F_WE_ARE_STUCK, -150}};
+                 {F_THEY_ARE_STUCK, 150}, {F_WE_ARE_STUCK, -150}, {F_ADVANCE, 20}};
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         opening[known[i].index] = ending[known[i].index] = known[i].weight;
 }
@@ -99,8 +102,8 @@ static void ecroulement_describe(const Variant *v, int index, char *out, size_t 
 {
     (void)v;
     static const char *const scalars[] = {"tempo",       "pawns",          "mobility",      "our reach",
-                                          "their reach", "they are stuck", "we are stuck"};
-    if (index <= F_WE_ARE_STUCK)
+                                          "their reach", "they are stuck", "we are stuck", "advance"};
+    if (index <= F_ADVANCE)
         snprintf(out, len, "%s", scalars[index]);
     else if (index < STACK_SQUARES)
         snprintf(out, len, "unused %d", index);

@@ -318,8 +318,11 @@ int train_main(int argc, char **argv)
     if (!tool_options_parse("train", synopsis, options, argc, argv, 2)) return 2;
     const char *variant_name = tool_option(options, "--variant")->text, *out = tool_option(options, "--out")->text;
     ToolOption *files = tool_option(options, "--data");
-    if (!variant_name || !out || !files->list_count) {
-        fprintf(stderr, "donjon train: --variant, --data and --out are required\n\n");
+    bool initial_only = tool_option(options, "--epochs")->given && tool_option(options, "--epochs")->integer == 0 &&
+                        !files->list_count;
+    if (!variant_name || !out || (!files->list_count && !initial_only)) {
+        fprintf(stderr, "donjon train: --variant, --data and --out are required (without --data, --epochs 0 writes "
+                        "the starting weights)\n\n");
         tool_options_usage("train", synopsis, options, stderr);
         return 2;
     }
@@ -329,6 +332,25 @@ int train_main(int argc, char **argv)
         return 2;
     }
     int64_t started = now_ms();
+    if (initial_only) {
+        /* the starting weights alone: what the features know before any data */
+        int count = v->features->count;
+        float *opening = calloc((size_t)count, sizeof(float)), *ending = calloc((size_t)count, sizeof(float));
+        int16_t *q[2] = {malloc(sizeof(int16_t) * (size_t)count), malloc(sizeof(int16_t) * (size_t)count)};
+        char err[512];
+        if (!opening || !ending || !q[0] || !q[1]) {
+            fprintf(stderr, "donjon train: out of memory\n");
+            return 1;
+        }
+        v->features->initial(v, opening, ending);
+        quantise(opening, q[0], count);
+        quantise(ending, q[1], count);
+        bool written = eval_weights_write(out, v, q[0], q[1], err, sizeof err);
+        fprintf(stderr, written ? "%s: the starting weights, %d per phase\n" : "donjon train: %s\n",
+                written ? out : err, count);
+        free(opening), free(ending), free(q[0]), free(q[1]);
+        return written ? 0 : 1;
+    }
 
     /* the data */
     Data data;
