@@ -12,7 +12,8 @@
  * A shard is the games [first-game, first-game + games) of a seed: game g's start and
  * everything after it depend only on (seed, g) and the settings, so shards made on different
  * machines (GNU Parallel, a Slurm array) never repeat each other, and a shard made again is the
- * same file whatever the thread count (games are written in their order).
+ * same file whatever the thread count (games are written in their order). Interrupted
+ * (SIGINT, SIGTERM), it finishes the games under way and closes a valid, shorter shard.
  */
 #include "../eval_weights.h"
 #include "../outcome.h"
@@ -24,6 +25,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,16 @@ typedef struct {
     Move moves[64];
     int move_count;
 } Opening;
+
+/* Set by SIGINT or SIGTERM: no new game starts, the games under way finish, and the shard is
+ * closed with the games finished in order (the one flag a signal handler may touch). */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int signal_number)
+{
+    (void)signal_number;
+    interrupted = 1;
+}
 
 typedef struct {
     DatasetRecord *records;
@@ -295,6 +307,7 @@ static void *worker_main(void *opaque)
     Worker *w = opaque;
     SelfPlay *sp = w->sp;
     for (;;) {
+        if (interrupted) break;
         uint64_t index = atomic_fetch_add(&sp->next_game, 1);
         if (index >= sp->games) break;
         int white_result;
@@ -411,6 +424,8 @@ int selfplay_main(int argc, char **argv)
             v->name, sp.weights ? sp.weights->origin : "hand-set evaluation", sp.first_game, sp.first_game + sp.games - 1, sp.seed, sp.limits.depth ? "depth" : "nodes",
             sp.limits.depth ? (unsigned long long)sp.limits.depth : (unsigned long long)sp.limits.nodes,
             sp.random_plies, openings ? " after an opening of " : "", openings ? openings : "", threads, out);
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
     int64_t started = now_ms();
     int started_threads = 0;
     for (int i = 0; i < threads; i++) {
@@ -433,7 +448,7 @@ int selfplay_main(int argc, char **argv)
         pthread_mutex_lock(&sp.lock);
         bool all = sp.games_done == sp.games;
         pthread_mutex_unlock(&sp.lock);
-        if (all) break;
+        if (all || interrupted) break;
         if (progress && now_ms() - last >= progress * 1000) {
             print_progress(&sp, started, false);
             last = now_ms();
@@ -441,6 +456,13 @@ int selfplay_main(int argc, char **argv)
     }
     for (int i = 0; i < started_threads; i++) pthread_join(handles[i], NULL);
     print_progress(&sp, started, true);
+    if (interrupted) {
+        /* the shard keeps the games finished in order; the header says how many */
+        sp.games = sp.next_to_write;
+        dataset_set_games(sp.writer, sp.games);
+        fprintf(stderr, "interrupted: the shard holds games %" PRIu64 "-%" PRIu64 "\n", sp.first_game,
+                sp.first_game + sp.games - 1);
+    }
     bool ok = started_threads == threads && !sp.write_failed;
     uint64_t written = dataset_written(sp.writer);
     if (!dataset_close(sp.writer, err, sizeof err)) {
