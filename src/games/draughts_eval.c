@@ -227,10 +227,6 @@ static void draughts_describe(const Variant *v, int index, char *out, size_t len
  * region holding it), and each weight's two phases sit side by side in memory.
  */
 typedef struct {
-    int16_t pair[2];
-} WeightPair;
-
-typedef struct {
     WeightPair scalar[SCALARS];
     WeightPair king_square[50];
     WeightPair region[16][PATTERN_STATES];

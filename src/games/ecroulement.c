@@ -32,6 +32,7 @@ void ecroulement_init(void)
     for (int c = 0; c < 64; c++)
         for (int h = 0; h < 31; h++) height_keys[c][h] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
+    ecroulement_eval_init();
 }
 
 static inline int side_of(int h) { return h > 0 ? SIDE_WHITE : SIDE_BLACK; }

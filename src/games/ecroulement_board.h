@@ -37,4 +37,5 @@ typedef struct {
 void collapse_terms(const CollapseRules *r, const CollapseBoard *b, int side, CollapseTerms *t);
 
 extern const FeatureSet ecroulement_features;
+void ecroulement_eval_init(void);
 #endif

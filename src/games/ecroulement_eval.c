@@ -17,7 +17,9 @@
  *    weight.
  * Phase: the share of the 30 pawns gone.
  */
+#include "../bitops.h"
 #include "ecroulement_board.h"
+#include "feature_sink.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,22 +42,14 @@ static inline int cell_state(int height, int viewer)
     return h > 0 ? band_of[h] : h < 0 ? 5 + band_of[-h] : 0;
 }
 
-static int view_features(const int8_t heights[64], int viewer, int sign, Feature *out, int n)
-{
-    int8_t state[64];
-    for (int c = 0; c < 64; c++) state[c] = (int8_t)cell_state(heights[c], viewer);
-    for (int c = 0; c < 64; c++)
-        if (state[c] >= 1 && state[c] <= BANDS) out[n++] = (Feature){STACK_SQUARES + (state[c] - 1) * 64 + c, sign};
-    for (int row = 0; row < 7; row++)
-        for (int file = 0; file < 7; file++) {
-            int c = row * 8 + file;
-            int index = state[c] + 11 * state[c + 1] + 121 * state[c + 8] + 1331 * state[c + 9];
-            if (index) out[n++] = (Feature){WINDOWS + index, sign};
-        }
-    return n;
-}
+static uint16_t black_code[WINDOW_STATES]; /* Black's code of the four cells of a White code */
+static const uint8_t other_side_state[11] = {0, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5};
+static uint64_t window_corners;
 
-static int ecroulement_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
+/* The features of pos from the side to move, into the sink (see feature_sink.h). */
+static inline __attribute__((always_inline)) void visit_features(const Variant *v, const Position *pos,
+                                                                FeatureSink *sink, const bool summing, int *phase,
+                                                                int *scale)
 {
     const CollapseRules *r = v->rules;
     const CollapseBoard *b = (const CollapseBoard *)pos->board;
@@ -63,23 +57,67 @@ static int ecroulement_extract(const Variant *v, const Position *pos, Feature *o
     CollapseTerms mine, theirs;
     collapse_terms(r, b, us, &mine);
     collapse_terms(r, b, us ^ 1, &theirs);
-    int n = 0;
-    out[n++] = (Feature){F_TEMPO, 1};
-    out[n++] = (Feature){F_PAWNS, mine.pawns - theirs.pawns};
-    out[n++] = (Feature){F_MOBILITY, mine.mobility - theirs.mobility};
-    if (mine.threatened) out[n++] = (Feature){F_OUR_REACH, mine.threatened};
-    if (theirs.threatened) out[n++] = (Feature){F_THEIR_REACH, theirs.threatened};
-    if (theirs.mobility <= 2) out[n++] = (Feature){F_THEY_ARE_STUCK, 3 - theirs.mobility};
-    if (mine.mobility <= 2) out[n++] = (Feature){F_WE_ARE_STUCK, 3 - mine.mobility};
-    out[n++] = (Feature){F_ADVANCE, mine.advance - theirs.advance};
-    int8_t turned[64];
-    for (int c = 0; c < 64; c++) turned[c] = b->height[63 - c];
-    n = view_features(us == SIDE_WHITE ? b->height : turned, us, 1, out, n);
-    n = view_features(us == SIDE_WHITE ? turned : b->height, us ^ 1, -1, out, n);
+    feature_emit(sink, summing, F_TEMPO, 1);
+    feature_emit(sink, summing, F_PAWNS, mine.pawns - theirs.pawns);
+    feature_emit(sink, summing, F_MOBILITY, mine.mobility - theirs.mobility);
+    if (mine.threatened) feature_emit(sink, summing, F_OUR_REACH, mine.threatened);
+    if (theirs.threatened) feature_emit(sink, summing, F_THEIR_REACH, theirs.threatened);
+    if (theirs.mobility <= 2) feature_emit(sink, summing, F_THEY_ARE_STUCK, 3 - theirs.mobility);
+    if (mine.mobility <= 2) feature_emit(sink, summing, F_WE_ARE_STUCK, 3 - mine.mobility);
+    feature_emit(sink, summing, F_ADVANCE, mine.advance - theirs.advance);
+
+    /* stack squares in each side's own view (Black's board turned), and White's window states */
+    int white_sign = us == SIDE_WHITE ? 1 : -1;
+    uint8_t state[64 + 9];
+    memset(state, 0, sizeof state);
+    uint64_t occupied = b->occupied[0] | b->occupied[1];
+    for (uint64_t o = occupied; o;) {
+        int c = pop_lowest(&o);
+        int white_state = cell_state(b->height[c], SIDE_WHITE);
+        state[c] = (uint8_t)white_state;
+        if (white_state <= BANDS)
+            feature_emit(sink, summing, STACK_SQUARES + (white_state - 1) * 64 + c, white_sign);
+        else
+            feature_emit(sink, summing, STACK_SQUARES + (white_state - 6) * 64 + 63 - c, -white_sign);
+    }
+    /* windows holding a pawn; Black reads White's window turned, its cells backwards */
+    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & window_corners;
+    while (corners) {
+        int c = pop_lowest(&corners);
+        int code = state[c] + 11 * state[c + 1] + 121 * state[c + 8] + 1331 * state[c + 9];
+        feature_emit(sink, summing, WINDOWS + code, white_sign);
+        feature_emit(sink, summing, WINDOWS + black_code[code], -white_sign);
+    }
     int pawns = mine.pawns + theirs.pawns;
     *phase = pawns >= 2 * PAWNS_EACH ? 0 : (2 * PAWNS_EACH - pawns) * PHASE_MAX / (2 * PAWNS_EACH);
     *scale = SCALE_MAX;
-    return n;
+}
+
+static int ecroulement_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
+{
+    FeatureSink sink = {.list = out};
+    visit_features(v, pos, &sink, false, phase, scale);
+    return sink.count;
+}
+
+static int ecroulement_evaluate_fast(const Variant *v, const Position *pos, const void *prepared)
+{
+    FeatureSink sink = {.weights = prepared};
+    int phase, scale;
+    visit_features(v, pos, &sink, true, &phase, &scale);
+    return feature_sink_score(&sink, phase, scale);
+}
+
+void ecroulement_eval_init(void)
+{
+    for (int code = 0; code < WINDOW_STATES; code++) {
+        int a = code % 11, b = code / 11 % 11, c = code / 121 % 11, d = code / 1331;
+        black_code[code] = (uint16_t)(other_side_state[d] + 11 * other_side_state[c] + 121 * other_side_state[b] +
+                                      1331 * other_side_state[a]);
+    }
+    window_corners = 0;
+    for (int row = 0; row < 7; row++)
+        for (int file = 0; file < 7; file++) window_corners |= BIT(row * 8 + file);
 }
 
 static void ecroulement_initial(const Variant *v, float *opening, float *ending)
@@ -113,5 +151,6 @@ static void ecroulement_describe(const Variant *v, int index, char *out, size_t 
         snprintf(out, len, "window state %d", index - WINDOWS);
 }
 
-const FeatureSet ecroulement_features = {"ecroulement-windows-v1", FEATURE_COUNT, ecroulement_extract,
-                                         ecroulement_initial, ecroulement_describe, NULL, NULL};
+const FeatureSet ecroulement_features = {"ecroulement-windows-v1", FEATURE_COUNT,     ecroulement_extract,
+                                         ecroulement_initial,      ecroulement_describe, eval_weight_pairs,
+                                         ecroulement_evaluate_fast};

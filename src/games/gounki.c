@@ -37,6 +37,7 @@ void gounki_init(void)
     side_key = zobrist_next(&zs);
     for (int i = 0; i < 4; i++) extra_turn_keys[i] = zobrist_next(&zs);
     finished_key = zobrist_next(&zs);
+    gounki_eval_init();
 }
 
 static uint64_t compute_key(const Position *pos)

@@ -44,4 +44,5 @@ void gounki_side_terms(const GounkiBoard *b, int side, GounkiSideTerms *t);
 int gounki_exit_threats(const Position *pos, int side);
 
 extern const FeatureSet gounki_features;
+void gounki_eval_init(void);
 #endif

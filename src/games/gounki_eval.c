@@ -18,6 +18,7 @@
  * Phase: the share of the 32 pieces gone.
  */
 #include "../bitops.h"
+#include "feature_sink.h"
 #include "gounki_board.h"
 
 #include <stdio.h>
@@ -42,63 +43,114 @@ static int composition(uint8_t stack)
     return of[stack_rounds(stack)][stack_squares(stack)];
 }
 
-/* A window's cell state from the viewer's side: 0 empty, 1 own single, 2 own stack, 3 enemy
- * single, 4 enemy stack. */
-static inline int cell_state(uint8_t stack, int viewer)
-{
-    if (!stack) return 0;
-    int big = stack_size(stack) > 1;
-    return stack_side(stack) == viewer ? 1 + big : 3 + big;
-}
+/* A cell's window state, from White's side: 0 empty, 1 White single, 2 White stack, 3 Black
+ * single, 4 Black stack; seen from Black, 1..2 and 3..4 change places. */
+/* Windows in White's view, by the cell of their lower left corner: the base index of White's
+ * table and of Black's (the same window is Black's at (6 − row, 6 − file)), and whether each
+ * reads it mirrored. A window's plain code a + 5b + 25c + 125d (a, b its lower cells left to
+ * right, c, d the upper ones, White's states) gives every index through small tables. */
+typedef struct {
+    int white_base, black_base;
+    bool white_mirrored, black_mirrored;
+} WindowPlace;
 
-/* Appends the stack squares and windows of `viewer`, its cells given in its own view. */
-static int view_features(const uint8_t cells[64], int viewer, int sign, Feature *out, int n)
-{
-    for (int c = 0; c < 64; c++)
-        if (cells[c] && stack_side(cells[c]) == viewer)
-            out[n++] = (Feature){STACK_SQUARES + composition(cells[c]) * 64 + c, sign};
-    for (int row = 0; row < 7; row++)
-        for (int file = 0; file < 7; file++) {
-            int a = cell_state(cells[row * 8 + file], viewer), b = cell_state(cells[row * 8 + file + 1], viewer);
-            int c = cell_state(cells[row * 8 + 8 + file], viewer), d = cell_state(cells[row * 8 + 9 + file], viewer);
-            int mirrored = file > 3, column_class = mirrored ? 6 - file : file;
-            int state = mirrored ? b + 5 * a + 25 * d + 125 * c : a + 5 * b + 25 * c + 125 * d;
-            if (state) out[n++] = (Feature){WINDOWS + (row * 4 + column_class) * WINDOW_STATES + state, sign};
-        }
-    return n;
-}
+static WindowPlace window_place[64];
+static uint64_t window_corners;          /* the 49 lower left corners */
+static uint16_t mirrored_code[625];      /* the code read right to left */
+static uint16_t black_code[625];         /* Black's plain code of the same four cells */
 
-static int gounki_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
+/* The features of pos from the side to move, into the sink (see feature_sink.h). */
+static inline __attribute__((always_inline)) void visit_features(const Position *pos, FeatureSink *sink,
+                                                                const bool summing, int *phase, int *scale)
 {
-    (void)v;
     const GounkiBoard *b = CBOARD(pos);
     int us = pos->side;
     GounkiSideTerms terms[2];
     gounki_side_terms(b, us, &terms[0]);
     gounki_side_terms(b, us ^ 1, &terms[1]);
-    int n = 0;
-    out[n++] = (Feature){F_TEMPO, 1};
-    out[n++] = (Feature){F_MATERIAL, terms[0].material - terms[1].material};
-    out[n++] = (Feature){F_ADVANCEMENT, terms[0].advancement - terms[1].advancement};
-    out[n++] = (Feature){F_RACE_SUM, terms[0].race_sum - terms[1].race_sum};
-    out[n++] = (Feature){F_MIXED_TRIPLES, terms[0].mixed_triples - terms[1].mixed_triples};
+    feature_emit(sink, summing, F_TEMPO, 1);
+    feature_emit(sink, summing, F_MATERIAL, terms[0].material - terms[1].material);
+    feature_emit(sink, summing, F_ADVANCEMENT, terms[0].advancement - terms[1].advancement);
+    feature_emit(sink, summing, F_RACE_SUM, terms[0].race_sum - terms[1].race_sum);
+    feature_emit(sink, summing, F_MIXED_TRIPLES, terms[0].mixed_triples - terms[1].mixed_triples);
     int lead = terms[1].best_race - terms[0].best_race;
     lead = lead > 3 ? 3 : lead < -3 ? -3 : lead;
-    out[n++] = (Feature){F_RACE_LEAD, lead};
-    if (lead >= 0) out[n++] = (Feature){F_NOT_BEHIND, 1};
+    feature_emit(sink, summing, F_RACE_LEAD, lead);
+    if (lead >= 0) feature_emit(sink, summing, F_NOT_BEHIND, 1);
     int ours = gounki_exit_threats(pos, us), theirs = gounki_exit_threats(pos, us ^ 1);
-    if (ours && !pos->extra_turns) out[n++] = (Feature){F_OWN_THREAT, 1};
-    if (theirs == 1) out[n++] = (Feature){F_THEIR_THREAT, 1};
-    if (theirs >= 2) out[n++] = (Feature){F_THEIR_THREATS, 1};
-    /* White's view is the board; Black's is the board turned */
-    uint8_t turned[64];
-    for (int c = 0; c < 64; c++) turned[c] = b->cells[63 - c];
-    n = view_features(us == SIDE_WHITE ? b->cells : turned, us, 1, out, n);
-    n = view_features(us == SIDE_WHITE ? turned : b->cells, us ^ 1, -1, out, n);
+    if (ours && !pos->extra_turns) feature_emit(sink, summing, F_OWN_THREAT, 1);
+    if (theirs == 1) feature_emit(sink, summing, F_THEIR_THREAT, 1);
+    if (theirs >= 2) feature_emit(sink, summing, F_THEIR_THREATS, 1);
+
+    /* each side's stacks on their cells in its own view (Black's board is turned), and the
+     * cells' window states from White's side */
+    int white_sign = us == SIDE_WHITE ? 1 : -1;
+    uint8_t state[64 + 9];
+    uint64_t occupied = b->occupied[0] | b->occupied[1];
+    memset(state, 0, sizeof state);
+    for (int side = 0; side < 2; side++)
+        for (uint64_t own = b->occupied[side]; own;) {
+            int c = pop_lowest(&own);
+            uint8_t stack = b->cells[c];
+            int view_cell = side == SIDE_WHITE ? c : 63 - c;
+            feature_emit(sink, summing, STACK_SQUARES + composition(stack) * 64 + view_cell,
+                         side == SIDE_WHITE ? white_sign : -white_sign);
+            state[c] = (uint8_t)((side == SIDE_WHITE ? 1 : 3) + (stack_size(stack) > 1));
+        }
+    /* the windows holding a piece: their lower left corners are the occupied cells and the
+     * cells left of, below and below-left of them */
+    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & window_corners;
+    while (corners) {
+        int c = pop_lowest(&corners);
+        int code = state[c] + 5 * state[c + 1] + 25 * state[c + 8] + 125 * state[c + 9];
+        const WindowPlace *place = &window_place[c];
+        int black = black_code[code];
+        feature_emit(sink, summing, place->white_base + (place->white_mirrored ? mirrored_code[code] : code), white_sign);
+        feature_emit(sink, summing, place->black_base + (place->black_mirrored ? mirrored_code[black] : black), -white_sign);
+    }
     int pieces = b->pieces[0] + b->pieces[1];
     *phase = pieces >= 32 ? 0 : (32 - pieces) * PHASE_MAX / 32;
     *scale = SCALE_MAX;
-    return n;
+}
+
+static int gounki_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
+{
+    (void)v;
+    FeatureSink sink = {.list = out};
+    visit_features(pos, &sink, false, phase, scale);
+    return sink.count;
+}
+
+static int gounki_evaluate_fast(const Variant *v, const Position *pos, const void *prepared)
+{
+    (void)v;
+    FeatureSink sink = {.weights = prepared};
+    int phase, scale;
+    visit_features(pos, &sink, true, &phase, &scale);
+    return feature_sink_score(&sink, phase, scale);
+}
+
+void gounki_eval_init(void)
+{
+    static const uint8_t other_side_state[5] = {0, 3, 4, 1, 2};
+    for (int code = 0; code < 625; code++) {
+        int a = code % 5, b = code / 5 % 5, c = code / 25 % 5, d = code / 125;
+        mirrored_code[code] = (uint16_t)(b + 5 * a + 25 * d + 125 * c);
+        /* Black's view turns the window: its cells are d, c, b, a, with the sides' states swapped */
+        black_code[code] = (uint16_t)(other_side_state[d] + 5 * other_side_state[c] + 25 * other_side_state[b] +
+                                      125 * other_side_state[a]);
+    }
+    window_corners = 0;
+    for (int row = 0; row < 7; row++)
+        for (int file = 0; file < 7; file++) {
+            int c = row * 8 + file, black_row = 6 - row, black_file = 6 - file;
+            window_corners |= BIT(c);
+            WindowPlace *place = &window_place[c];
+            place->white_mirrored = file > 3;
+            place->black_mirrored = black_file > 3;
+            place->white_base = WINDOWS + (row * 4 + (file > 3 ? 6 - file : file)) * WINDOW_STATES;
+            place->black_base = WINDOWS + (black_row * 4 + (black_file > 3 ? 6 - black_file : black_file)) * WINDOW_STATES;
+        }
 }
 
 static void gounki_initial(const Variant *v, float *opening, float *ending)
@@ -133,5 +185,5 @@ static void gounki_describe(const Variant *v, int index, char *out, size_t len)
                  (index - WINDOWS) % WINDOW_STATES);
 }
 
-const FeatureSet gounki_features = {"gounki-windows-v1", FEATURE_COUNT, gounki_extract, gounki_initial,
-                                    gounki_describe, NULL, NULL};
+const FeatureSet gounki_features = {"gounki-windows-v1", FEATURE_COUNT, gounki_extract,   gounki_initial,
+                                    gounki_describe,     eval_weight_pairs, gounki_evaluate_fast};

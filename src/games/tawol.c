@@ -41,6 +41,7 @@ void tawol_init(void)
     for (int c = 0; c < 64; c++)
         for (int k = 0; k < 32; k++) cell_keys[c][k] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
+    tawol_eval_init();
 }
 
 

@@ -51,4 +51,5 @@ typedef struct {
 void tawol_side_terms(const TawolBoard *b, int side, TawolSideTerms *t);
 
 extern const FeatureSet tawol_features;
+void tawol_eval_init(void);
 #endif

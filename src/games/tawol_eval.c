@@ -16,6 +16,8 @@
  *    (7^4 states), one table per window row. The empty window has no weight.
  * Phase: the share of the 16 towers taken.
  */
+#include "../bitops.h"
+#include "feature_sink.h"
 #include "tawol_board.h"
 
 #include <stdio.h>
@@ -52,50 +54,87 @@ static inline int window_state(uint8_t cell, int viewer)
     return own_below ? 2 : 6;
 }
 
-static int view_features(const uint8_t cells[64], int viewer, int sign, Feature *out, int n)
-{
-    int8_t state[64];
-    for (int c = 0; c < 64; c++) {
-        state[c] = (int8_t)window_state(cells[c], viewer);
-        if (cells[c] && (lower_side(cells[c]) == viewer || upper_type(cells[c])))
-            out[n++] = (Feature){CELL_SQUARES + (content(cells[c], viewer) - 1) * 64 + c, sign};
-    }
-    for (int row = 0; row < 7; row++)
-        for (int file = 0; file < 7; file++) {
-            int c = row * 8 + file;
-            int index = state[c] + 7 * state[c + 1] + 49 * state[c + 8] + 343 * state[c + 9];
-            if (index) out[n++] = (Feature){WINDOWS + row * WINDOW_STATES + index, sign};
-        }
-    return n;
-}
+static uint16_t black_code[WINDOW_STATES]; /* Black's code of the four cells of a White code */
+static const uint8_t other_side_state[7] = {0, 5, 6, 4, 3, 1, 2};
+static uint64_t window_corners;
 
-static int tawol_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
+/* The features of pos from the side to move, into the sink (see feature_sink.h). */
+static inline __attribute__((always_inline)) void visit_features(const Position *pos, FeatureSink *sink,
+                                                                const bool summing, int *phase, int *scale)
 {
-    (void)v;
     const TawolBoard *b = CBOARD(pos);
     int us = pos->side;
     TawolSideTerms mine, theirs;
     tawol_side_terms(b, us, &mine);
     tawol_side_terms(b, us ^ 1, &theirs);
-    int n = 0;
-    out[n++] = (Feature){F_TEMPO, 1};
-    out[n++] = (Feature){F_TAKEN, mine.taken - theirs.taken};
-    out[n++] = (Feature){F_BLOCKING, mine.blocking - theirs.blocking};
-    out[n++] = (Feature){F_FREE_PAWNS, mine.free_pawns - theirs.free_pawns};
-    out[n++] = (Feature){F_TOWER_ATTACKS, mine.tower_attacks - theirs.tower_attacks};
-    out[n++] = (Feature){F_FREE_THREATS, mine.free_threats - theirs.free_threats};
-    out[n++] = (Feature){F_CLOSENESS, mine.closeness - theirs.closeness};
+    feature_emit(sink, summing, F_TEMPO, 1);
+    feature_emit(sink, summing, F_TAKEN, mine.taken - theirs.taken);
+    feature_emit(sink, summing, F_BLOCKING, mine.blocking - theirs.blocking);
+    feature_emit(sink, summing, F_FREE_PAWNS, mine.free_pawns - theirs.free_pawns);
+    feature_emit(sink, summing, F_TOWER_ATTACKS, mine.tower_attacks - theirs.tower_attacks);
+    feature_emit(sink, summing, F_FREE_THREATS, mine.free_threats - theirs.free_threats);
+    feature_emit(sink, summing, F_CLOSENESS, mine.closeness - theirs.closeness);
     const TawolCounts *counts = &b->counts;
-    if (counts->towers[us ^ 1] - counts->taken[us ^ 1] == 1) out[n++] = (Feature){F_LAST_THEIRS, 1};
-    if (counts->towers[us] - counts->taken[us] == 1) out[n++] = (Feature){F_LAST_OURS, 1};
-    uint8_t turned[64];
-    for (int c = 0; c < 64; c++) turned[c] = b->cells[63 - c];
-    n = view_features(us == SIDE_WHITE ? b->cells : turned, us, 1, out, n);
-    n = view_features(us == SIDE_WHITE ? turned : b->cells, us ^ 1, -1, out, n);
+    if (counts->towers[us ^ 1] - counts->taken[us ^ 1] == 1) feature_emit(sink, summing, F_LAST_THEIRS, 1);
+    if (counts->towers[us] - counts->taken[us] == 1) feature_emit(sink, summing, F_LAST_OURS, 1);
+
+    /* cell contents in each side's own view (Black's board turned): a cell counts for a side when
+     * its lower piece is that side's or something stands on it; and White's window states */
+    int white_sign = us == SIDE_WHITE ? 1 : -1;
+    uint8_t state[64 + 9];
+    memset(state, 0, sizeof state);
+    uint64_t occupied = 0;
+    for (int c = 0; c < 64; c++) {
+        uint8_t cell = b->cells[c];
+        if (!cell) continue;
+        occupied |= BIT(c);
+        state[c] = (uint8_t)window_state(cell, SIDE_WHITE);
+        if (lower_side(cell) == SIDE_WHITE || upper_type(cell))
+            feature_emit(sink, summing, CELL_SQUARES + (content(cell, SIDE_WHITE) - 1) * 64 + c, white_sign);
+        if (lower_side(cell) == SIDE_BLACK || upper_type(cell))
+            feature_emit(sink, summing, CELL_SQUARES + (content(cell, SIDE_BLACK) - 1) * 64 + 63 - c, -white_sign);
+    }
+    /* windows holding a piece; Black reads White's window at (row, file) as its own at
+     * (6 − row, 6 − file), its cells backwards */
+    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & window_corners;
+    while (corners) {
+        int c = pop_lowest(&corners);
+        int code = state[c] + 7 * state[c + 1] + 49 * state[c + 8] + 343 * state[c + 9];
+        feature_emit(sink, summing, WINDOWS + (c >> 3) * WINDOW_STATES + code, white_sign);
+        feature_emit(sink, summing, WINDOWS + (6 - (c >> 3)) * WINDOW_STATES + black_code[code], -white_sign);
+    }
     int taken = counts->taken[0] + counts->taken[1], towers = counts->towers[0] + counts->towers[1];
     *phase = towers ? taken * PHASE_MAX / towers : 0;
     *scale = SCALE_MAX;
-    return n;
+}
+
+static int tawol_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
+{
+    (void)v;
+    FeatureSink sink = {.list = out};
+    visit_features(pos, &sink, false, phase, scale);
+    return sink.count;
+}
+
+static int tawol_evaluate_fast(const Variant *v, const Position *pos, const void *prepared)
+{
+    (void)v;
+    FeatureSink sink = {.weights = prepared};
+    int phase, scale;
+    visit_features(pos, &sink, true, &phase, &scale);
+    return feature_sink_score(&sink, phase, scale);
+}
+
+void tawol_eval_init(void)
+{
+    for (int code = 0; code < WINDOW_STATES; code++) {
+        int a = code % 7, b = code / 7 % 7, c = code / 49 % 7, d = code / 343;
+        black_code[code] =
+            (uint16_t)(other_side_state[d] + 7 * other_side_state[c] + 49 * other_side_state[b] + 343 * other_side_state[a]);
+    }
+    window_corners = 0;
+    for (int row = 0; row < 7; row++)
+        for (int file = 0; file < 7; file++) window_corners |= BIT(row * 8 + file);
 }
 
 static void tawol_initial(const Variant *v, float *opening, float *ending)
@@ -128,5 +167,5 @@ static void tawol_describe(const Variant *v, int index, char *out, size_t len)
         snprintf(out, len, "window row %d state %d", (index - WINDOWS) / WINDOW_STATES, (index - WINDOWS) % WINDOW_STATES);
 }
 
-const FeatureSet tawol_features = {"tawol-windows-v1", FEATURE_COUNT, tawol_extract, tawol_initial, tawol_describe,
-                                   NULL, NULL};
+const FeatureSet tawol_features = {"tawol-windows-v1", FEATURE_COUNT,    tawol_extract,      tawol_initial,
+                                   tawol_describe,     eval_weight_pairs, tawol_evaluate_fast};
