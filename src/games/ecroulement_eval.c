@@ -44,7 +44,6 @@ static inline int cell_state(int height, int viewer)
 
 static uint16_t black_code[WINDOW_STATES]; /* Black's code of the four cells of a White code */
 static const uint8_t other_side_state[11] = {0, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5};
-static uint64_t window_corners;
 
 /* The features of pos from the side to move, into the sink (see feature_sink.h). */
 static inline __attribute__((always_inline)) void visit_features(const Variant *v, const Position *pos,
@@ -81,7 +80,7 @@ static inline __attribute__((always_inline)) void visit_features(const Variant *
             feature_emit(sink, summing, STACK_SQUARES + (white_state - 6) * 64 + 63 - c, -white_sign);
     }
     /* windows holding a pawn; Black reads White's window turned, its cells backwards */
-    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & window_corners;
+    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
     while (corners) {
         int c = pop_lowest(&corners);
         int code = state[c] + 11 * state[c + 1] + 121 * state[c + 8] + 1331 * state[c + 9];
@@ -93,31 +92,11 @@ static inline __attribute__((always_inline)) void visit_features(const Variant *
     *scale = SCALE_MAX;
 }
 
-static int ecroulement_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
-{
-    FeatureSink sink = {.list = out};
-    visit_features(v, pos, &sink, false, phase, scale);
-    return sink.count;
-}
-
-static int ecroulement_evaluate_fast(const Variant *v, const Position *pos, const void *prepared)
-{
-    FeatureSink sink = {.weights = prepared};
-    int phase, scale;
-    visit_features(v, pos, &sink, true, &phase, &scale);
-    return feature_sink_score(&sink, phase, scale);
-}
+FEATURE_SET_ENTRY_POINTS(ecroulement, visit_features)
 
 void ecroulement_eval_init(void)
 {
-    for (int code = 0; code < WINDOW_STATES; code++) {
-        int a = code % 11, b = code / 11 % 11, c = code / 121 % 11, d = code / 1331;
-        black_code[code] = (uint16_t)(other_side_state[d] + 11 * other_side_state[c] + 121 * other_side_state[b] +
-                                      1331 * other_side_state[a]);
-    }
-    window_corners = 0;
-    for (int row = 0; row < 7; row++)
-        for (int file = 0; file < 7; file++) window_corners |= BIT(row * 8 + file);
+    window_codes_for_black(black_code, 11, other_side_state);
 }
 
 static void ecroulement_initial(const Variant *v, float *opening, float *ending)

@@ -30,4 +30,35 @@ static inline int feature_sink_score(const FeatureSink *s, int phase, int scale)
     int64_t blended = ((int64_t)(PHASE_MAX - phase) * s->sum[0] + (int64_t)phase * s->sum[1]) * scale;
     return (int)(blended / ((int64_t)PHASE_MAX * SCALE_MAX * WEIGHT_UNIT));
 }
+/* The lower left corners of the 49 2×2 windows of an 8×8 board (files a–g, rows 1–7). */
+#define WINDOW_CORNERS 0x007F7F7F7F7F7F7Full
+
+/* For 2×2 windows coded a + k·b + k²·c + k³·d (k cell states; a, b the lower cells from left to
+ * right, c, d the upper ones, read from White's side): the code of the same window from
+ * Black's side, whose view is the board turned a half-turn (cells d, c, b, a) with the sides'
+ * states swapped by other_side[]. */
+static inline void window_codes_for_black(uint16_t *black_code, int k, const uint8_t *other_side)
+{
+    for (int code = 0; code < k * k * k * k; code++) {
+        int a = code % k, b = code / k % k, c = code / (k * k) % k, d = code / (k * k * k);
+        black_code[code] = (uint16_t)(other_side[d] + k * other_side[c] + k * k * other_side[b] + k * k * k * other_side[a]);
+    }
+}
+
+/* The two entry points of a feature set around its one enumeration,
+ * visit(v, pos, sink, summing, &phase, &scale). */
+#define FEATURE_SET_ENTRY_POINTS(prefix, visit)                                                              \
+    static int prefix##_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale) \
+    {                                                                                                        \
+        FeatureSink sink = {.list = out};                                                                    \
+        visit(v, pos, &sink, false, phase, scale);                                                           \
+        return sink.count;                                                                                   \
+    }                                                                                                        \
+    static int prefix##_evaluate_fast(const Variant *v, const Position *pos, const void *prepared)           \
+    {                                                                                                        \
+        FeatureSink sink = {.weights = prepared};                                                            \
+        int phase, scale;                                                                                    \
+        visit(v, pos, &sink, true, &phase, &scale);                                                          \
+        return feature_sink_score(&sink, phase, scale);                                                      \
+    }
 #endif

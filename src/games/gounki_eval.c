@@ -55,14 +55,15 @@ typedef struct {
 } WindowPlace;
 
 static WindowPlace window_place[64];
-static uint64_t window_corners;          /* the 49 lower left corners */
 static uint16_t mirrored_code[625];      /* the code read right to left */
 static uint16_t black_code[625];         /* Black's plain code of the same four cells */
 
 /* The features of pos from the side to move, into the sink (see feature_sink.h). */
-static inline __attribute__((always_inline)) void visit_features(const Position *pos, FeatureSink *sink,
+static inline __attribute__((always_inline)) void visit_features(const Variant *v, const Position *pos,
+                                                                FeatureSink *sink,
                                                                 const bool summing, int *phase, int *scale)
 {
+    (void)v;
     const GounkiBoard *b = CBOARD(pos);
     int us = pos->side;
     GounkiSideTerms terms[2];
@@ -99,7 +100,7 @@ static inline __attribute__((always_inline)) void visit_features(const Position 
         }
     /* the windows holding a piece: their lower left corners are the occupied cells and the
      * cells left of, below and below-left of them */
-    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & window_corners;
+    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
     while (corners) {
         int c = pop_lowest(&corners);
         int code = state[c] + 5 * state[c + 1] + 25 * state[c + 8] + 125 * state[c + 9];
@@ -113,38 +114,19 @@ static inline __attribute__((always_inline)) void visit_features(const Position 
     *scale = SCALE_MAX;
 }
 
-static int gounki_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
-{
-    (void)v;
-    FeatureSink sink = {.list = out};
-    visit_features(pos, &sink, false, phase, scale);
-    return sink.count;
-}
-
-static int gounki_evaluate_fast(const Variant *v, const Position *pos, const void *prepared)
-{
-    (void)v;
-    FeatureSink sink = {.weights = prepared};
-    int phase, scale;
-    visit_features(pos, &sink, true, &phase, &scale);
-    return feature_sink_score(&sink, phase, scale);
-}
+FEATURE_SET_ENTRY_POINTS(gounki, visit_features)
 
 void gounki_eval_init(void)
 {
     static const uint8_t other_side_state[5] = {0, 3, 4, 1, 2};
+    window_codes_for_black(black_code, 5, other_side_state);
     for (int code = 0; code < 625; code++) {
         int a = code % 5, b = code / 5 % 5, c = code / 25 % 5, d = code / 125;
         mirrored_code[code] = (uint16_t)(b + 5 * a + 25 * d + 125 * c);
-        /* Black's view turns the window: its cells are d, c, b, a, with the sides' states swapped */
-        black_code[code] = (uint16_t)(other_side_state[d] + 5 * other_side_state[c] + 25 * other_side_state[b] +
-                                      125 * other_side_state[a]);
     }
-    window_corners = 0;
     for (int row = 0; row < 7; row++)
         for (int file = 0; file < 7; file++) {
             int c = row * 8 + file, black_row = 6 - row, black_file = 6 - file;
-            window_corners |= BIT(c);
             WindowPlace *place = &window_place[c];
             place->white_mirrored = file > 3;
             place->black_mirrored = black_file > 3;

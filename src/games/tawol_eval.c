@@ -56,12 +56,13 @@ static inline int window_state(uint8_t cell, int viewer)
 
 static uint16_t black_code[WINDOW_STATES]; /* Black's code of the four cells of a White code */
 static const uint8_t other_side_state[7] = {0, 5, 6, 4, 3, 1, 2};
-static uint64_t window_corners;
 
 /* The features of pos from the side to move, into the sink (see feature_sink.h). */
-static inline __attribute__((always_inline)) void visit_features(const Position *pos, FeatureSink *sink,
+static inline __attribute__((always_inline)) void visit_features(const Variant *v, const Position *pos,
+                                                                FeatureSink *sink,
                                                                 const bool summing, int *phase, int *scale)
 {
+    (void)v;
     const TawolBoard *b = CBOARD(pos);
     int us = pos->side;
     TawolSideTerms mine, theirs;
@@ -96,7 +97,7 @@ static inline __attribute__((always_inline)) void visit_features(const Position 
     }
     /* windows holding a piece; Black reads White's window at (row, file) as its own at
      * (6 − row, 6 − file), its cells backwards */
-    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & window_corners;
+    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
     while (corners) {
         int c = pop_lowest(&corners);
         int code = state[c] + 7 * state[c + 1] + 49 * state[c + 8] + 343 * state[c + 9];
@@ -108,33 +109,11 @@ static inline __attribute__((always_inline)) void visit_features(const Position 
     *scale = SCALE_MAX;
 }
 
-static int tawol_extract(const Variant *v, const Position *pos, Feature *out, int *phase, int *scale)
-{
-    (void)v;
-    FeatureSink sink = {.list = out};
-    visit_features(pos, &sink, false, phase, scale);
-    return sink.count;
-}
-
-static int tawol_evaluate_fast(const Variant *v, const Position *pos, const void *prepared)
-{
-    (void)v;
-    FeatureSink sink = {.weights = prepared};
-    int phase, scale;
-    visit_features(pos, &sink, true, &phase, &scale);
-    return feature_sink_score(&sink, phase, scale);
-}
+FEATURE_SET_ENTRY_POINTS(tawol, visit_features)
 
 void tawol_eval_init(void)
 {
-    for (int code = 0; code < WINDOW_STATES; code++) {
-        int a = code % 7, b = code / 7 % 7, c = code / 49 % 7, d = code / 343;
-        black_code[code] =
-            (uint16_t)(other_side_state[d] + 7 * other_side_state[c] + 49 * other_side_state[b] + 343 * other_side_state[a]);
-    }
-    window_corners = 0;
-    for (int row = 0; row < 7; row++)
-        for (int file = 0; file < 7; file++) window_corners |= BIT(row * 8 + file);
+    window_codes_for_black(black_code, 7, other_side_state);
 }
 
 static void tawol_initial(const Variant *v, float *opening, float *ending)
