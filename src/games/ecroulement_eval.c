@@ -102,17 +102,11 @@ void ecroulement_eval_init(void)
 static void ecroulement_initial(const Variant *v, float *opening, float *ending)
 {
     (void)v;
-    memset(opening, 0, sizeof *opening * FEATURE_COUNT);
-    memset(ending, 0, sizeof *ending * FEATURE_COUNT);
     /* the hand-set evaluation's weights (ecroulement.c), and a push towards the enemy: without
      * it both sides shuffle, every game is drawn, and the data teaches nothing */
-    static const struct {
-        int index;
-        float weight;
-    } known[] = {{F_PAWNS, 100}, {F_MOBILITY, 6}, {F_OUR_REACH, 25}, {F_THEIR_REACH, -15},
+    static const KnownWeight known[] = {{F_PAWNS, 100}, {F_MOBILITY, 6}, {F_OUR_REACH, 25}, {F_THEIR_REACH, -15},
                  {F_THEY_ARE_STUCK, 150}, {F_WE_ARE_STUCK, -150}, {F_ADVANCE, 20}};
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        opening[known[i].index] = ending[known[i].index] = known[i].weight;
+    feature_starting_weights(opening, ending, FEATURE_COUNT, known, sizeof known / sizeof known[0]);
 }
 
 static void ecroulement_describe(const Variant *v, int index, char *out, size_t len)

@@ -30,6 +30,19 @@ static inline int feature_sink_score(const FeatureSink *s, int phase, int scale)
     int64_t blended = ((int64_t)(PHASE_MAX - phase) * s->sum[0] + (int64_t)phase * s->sum[1]) * scale;
     return (int)(blended / ((int64_t)PHASE_MAX * SCALE_MAX * WEIGHT_UNIT));
 }
+/* Starting weights: zero but for the known ones, the same in both phases. */
+typedef struct {
+    int index;
+    float weight;
+} KnownWeight;
+
+static inline void feature_starting_weights(float *opening, float *ending, int count, const KnownWeight *known,
+                                            size_t known_count)
+{
+    for (int i = 0; i < count; i++) opening[i] = ending[i] = 0;
+    for (size_t i = 0; i < known_count; i++) opening[known[i].index] = ending[known[i].index] = known[i].weight;
+}
+
 /* The lower left corners of the 49 2×2 windows of an 8×8 board (files a–g, rows 1–7). */
 #define WINDOW_CORNERS 0x007F7F7F7F7F7F7Full
 

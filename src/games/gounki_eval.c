@@ -138,17 +138,11 @@ void gounki_eval_init(void)
 static void gounki_initial(const Variant *v, float *opening, float *ending)
 {
     (void)v;
-    memset(opening, 0, sizeof *opening * FEATURE_COUNT);
-    memset(ending, 0, sizeof *ending * FEATURE_COUNT);
     /* the hand-set evaluation's weights (gounki.c) */
-    static const struct {
-        int index;
-        float weight;
-    } known[] = {{F_MATERIAL, 100},  {F_ADVANCEMENT, 6}, {F_RACE_SUM, 12},     {F_MIXED_TRIPLES, 25},
+    static const KnownWeight known[] = {{F_MATERIAL, 100},  {F_ADVANCEMENT, 6}, {F_RACE_SUM, 12},     {F_MIXED_TRIPLES, 25},
                  {F_RACE_LEAD, 40},  {F_NOT_BEHIND, 20}, {F_OWN_THREAT, 400},  {F_THEIR_THREAT, -150},
                  {F_THEIR_THREATS, -600}};
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        opening[known[i].index] = ending[known[i].index] = known[i].weight;
+    feature_starting_weights(opening, ending, FEATURE_COUNT, known, sizeof known / sizeof known[0]);
 }
 
 static void gounki_describe(const Variant *v, int index, char *out, size_t len)

@@ -119,16 +119,10 @@ void tawol_eval_init(void)
 static void tawol_initial(const Variant *v, float *opening, float *ending)
 {
     (void)v;
-    memset(opening, 0, sizeof *opening * FEATURE_COUNT);
-    memset(ending, 0, sizeof *ending * FEATURE_COUNT);
     /* the hand-set evaluation's weights (tawol.c) */
-    static const struct {
-        int index;
-        float weight;
-    } known[] = {{F_TAKEN, 300},       {F_BLOCKING, 60}, {F_FREE_PAWNS, 40},  {F_TOWER_ATTACKS, 45},
+    static const KnownWeight known[] = {{F_TAKEN, 300},       {F_BLOCKING, 60}, {F_FREE_PAWNS, 40},  {F_TOWER_ATTACKS, 45},
                  {F_FREE_THREATS, 10}, {F_CLOSENESS, 4}, {F_LAST_THEIRS, 200}, {F_LAST_OURS, -200}};
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        opening[known[i].index] = ending[known[i].index] = known[i].weight;
+    feature_starting_weights(opening, ending, FEATURE_COUNT, known, sizeof known / sizeof known[0]);
 }
 
 static void tawol_describe(const Variant *v, int index, char *out, size_t len)
