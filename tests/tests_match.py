@@ -188,6 +188,14 @@ def the_runner_explains_itself(ctx):
                                    "--pdn", os.path.join(tempfile.mkdtemp(), "g.pdn")],
                           capture_output=True, text=True, timeout=120)
     check("warning: no --openings" in done.stderr, done.stderr)
+    # a limit given to every engine, and one engine's own: its own replaces it
+    done = subprocess.run(match + ["--movetime", "30", "--engine", donjon, "--name", "timed", "--engine", donjon,
+                                   "--depth", "1", "--name", "shallow", "--variant", "checkers", "--games", "2",
+                                   "--max-plies", "6", "--quiet", "--random-plies", "2",
+                                   "--pdn", os.path.join(tempfile.mkdtemp(), "g.pdn")],
+                          capture_output=True, text=True, timeout=120)
+    check("timed: %s, movetime 30 ms" % donjon in done.stderr and "shallow: %s, depth 1\n" % donjon in done.stderr,
+          done.stderr)
 
 
 @test("match", sanitizers=False)
