@@ -7,8 +7,8 @@ CFLAGS_BASE = -std=gnu11 -Wall -Wextra -fno-strict-aliasing -pthread $(ARCH_FLAG
 CFLAGS ?= -O3 -DNDEBUG
 LDLIBS = -pthread -lm
 
-SOURCES = $(wildcard src/*.c src/games/*.c src/tools/*.c)
-HEADERS = $(wildcard src/*.h src/games/*.h src/tools/*.h) $(wildcard src/weights/*.djw)
+SOURCES = $(wildcard src/*.c src/games/*.c src/tools/*.c src/egdb/*.c)
+HEADERS = $(wildcard src/*.h src/games/*.h src/tools/*.h src/egdb/*.h) $(wildcard src/weights/*.djw)
 
 donjon: $(SOURCES) $(HEADERS)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(SOURCES) -o $@ $(LDLIBS)

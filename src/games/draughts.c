@@ -446,6 +446,25 @@ static void draughts_make_move(const Variant *v, const Position *pos, const Move
         out->counter = 0;
 }
 
+/* ---------------------------------------------------------------- endgame databases */
+
+void draughts_setup(const Variant *v, Position *pos, uint64_t white, uint64_t black, uint64_t kings, int side)
+{
+    (void)v;
+    memset(pos, 0, offsetof(Position, board) + sizeof(DraughtsBoard));
+    DraughtsBoard *b = BOARD(pos);
+    b->pieces[SIDE_WHITE] = white;
+    b->pieces[SIDE_BLACK] = black;
+    b->kings = kings;
+    pos->side = (uint8_t)side;
+    pos->key = compute_key(pos);
+}
+
+int draughts_quiet_moves(const Variant *v, const Position *pos, Move *list)
+{
+    return generate_quiet(RULES(v), pos, list);
+}
+
 /* ---------------------------------------------------------------- draws and ends */
 
 static const char *draughts_counter_draw(const Variant *v, const Position *pos)
