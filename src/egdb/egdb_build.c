@@ -40,6 +40,9 @@
 #include <time.h>
 
 enum { UNDECIDED = 3 };            /* besides EGDB_LOSS, EGDB_DRAW, EGDB_WIN */
+#define CAPTURES 4                 /* value flag: the side to move must capture (the files need not
+                                    * hold such a position's value: a probe finds it through the captures) */
+static inline int value_of(uint8_t v) { return v & 3; }
 #define DRAWING_EXIT 0x80          /* aux while undecided: an exit draws; low bits: undecided moves */
 #define SMALL_CONFIG (1u << 19)    /* king placements under which a configuration is one thread's job */
 
@@ -64,7 +67,7 @@ typedef struct {
     Builder *b;
     EgdbMaterial material;
     EgdbIndex *ix;
-    uint8_t *value[2];             /* by side to move: EGDB_LOSS/DRAW/WIN or UNDECIDED */
+    uint8_t *value[2];             /* by side to move: EGDB_LOSS/DRAW/WIN or UNDECIDED, | CAPTURES */
     uint8_t *aux[2];               /* undecided: DRAWING_EXIT | moves left; decided: dtz */
 } Unit;
 
@@ -157,7 +160,7 @@ static void first_look(Unit *u, uint64_t index, const DraughtsBoard *board, int 
     Position pos;
     draughts_setup(v, &pos, board->pieces[SIDE_WHITE], board->pieces[SIDE_BLACK], board->kings, side);
     int n = v->generate(v, &pos, list);
-    int inside = 0;
+    int inside = 0, flags = n && list[0].bits ? CAPTURES : 0;
     bool draw = false;
     for (int i = 0; i < n; i++) {
         const Move *m = &list[i];
@@ -168,10 +171,10 @@ static void first_look(Unit *u, uint64_t index, const DraughtsBoard *board, int 
         Position child;
         v->make_move(v, &pos, m, &child);
         int value = !m->bits && !(m->flags & MOVE_PROMOTES)
-                        ? u->value[side ^ 1][egdb_index_of(u->ix, CBOARD(&child))]  /* a man's step: same material */
+                        ? value_of(u->value[side ^ 1][egdb_index_of(u->ix, CBOARD(&child))]) /* a man's step */
                         : solved_value(u->b, CBOARD(&child), side ^ 1);
         if (value == EGDB_LOSS) {
-            u->value[side][index] = EGDB_WIN;
+            u->value[side][index] = (uint8_t)(EGDB_WIN | flags);
             u->aux[side][index] = 0;
             return;
         }
@@ -182,7 +185,7 @@ static void first_look(Unit *u, uint64_t index, const DraughtsBoard *board, int 
         draw |= value == EGDB_DRAW;
     }
     if (!inside) {
-        u->value[side][index] = draw ? EGDB_DRAW : EGDB_LOSS;
+        u->value[side][index] = (uint8_t)((draw ? EGDB_DRAW : EGDB_LOSS) | flags);
         u->aux[side][index] = 0;
         return;
     }
@@ -200,9 +203,13 @@ static void first_look_range(Unit *u, uint64_t men_index, uint64_t white_men, ui
                              uint64_t end, Move *list)
 {
     uint64_t base = men_index * u->ix->king_configs;
-    for (uint64_t k = begin; k < end; k++) {
+    EgdbKingFrame frame;
+    egdb_king_frame(u->b->rules->board_mask, white_men | black_men, &frame);
+    EgdbKingWalk walk;
+    egdb_king_walk_start(&walk, u->ix, &frame, begin);
+    for (uint64_t k = begin; k < end; k++, egdb_king_walk_next(&walk)) {
         uint64_t white_kings, black_kings;
-        egdb_kings_of(u->ix, white_men | black_men, k, &white_kings, &black_kings);
+        egdb_king_walk_kings(&walk, &white_kings, &black_kings);
         DraughtsBoard board = {{white_men | white_kings, black_men | black_kings}, white_kings | black_kings};
         first_look(u, base + k, &board, SIDE_WHITE, list);
         first_look(u, base + k, &board, SIDE_BLACK, list);
@@ -220,23 +227,25 @@ static void settle(Unit *u, uint64_t men_index, uint64_t white_men, uint64_t bla
 {
     const Variant *v = u->b->variant;
     const EgdbIndex *ix = u->ix;
-    uint64_t kings = ix->king_configs, base = men_index * kings, men = white_men | black_men;
+    uint64_t kings = ix->king_configs, base = men_index * kings;
     uint32_t *queue = scratch->queue;
+    EgdbKingFrame frame;
+    egdb_king_frame(u->b->rules->board_mask, white_men | black_men, &frame);
     uint64_t head = 0, tail = 0;
     for (uint64_t k = 0; k < kings; k++)
         for (int side = 0; side < 2; side++)
-            if (u->value[side][base + k] == EGDB_WIN || u->value[side][base + k] == EGDB_LOSS)
+            if (value_of(u->value[side][base + k]) == EGDB_WIN || value_of(u->value[side][base + k]) == EGDB_LOSS)
                 queue[tail++] = (uint32_t)(k * 2 + (uint64_t)side);
     if (ix->material.white_kings + ix->material.black_kings > 0) {
         while (head < tail) {
             uint32_t entry = queue[head++];
             uint64_t k = entry >> 1;
             int side = entry & 1, mover = side ^ 1;
-            int value = u->value[side][base + k];
+            int value = value_of(u->value[side][base + k]);
             int depth = u->aux[side][base + k];
             int next_depth = depth < EGDB_DTZ_MAX ? depth + 1 : EGDB_DTZ_MAX;
             uint64_t kings_of[2];
-            egdb_kings_of(ix, men, k, &kings_of[SIDE_WHITE], &kings_of[SIDE_BLACK]);
+            egdb_frame_kings_of(ix, &frame, k, &kings_of[SIDE_WHITE], &kings_of[SIDE_BLACK]);
             if (!kings_of[mover]) continue;
             Position pos;
             draughts_setup(v, &pos, white_men | kings_of[SIDE_WHITE], black_men | kings_of[SIDE_BLACK],
@@ -247,8 +256,8 @@ static void settle(Unit *u, uint64_t men_index, uint64_t white_men, uint64_t bla
                 if (!(kings_of[mover] & BIT(m->from))) continue;
                 uint64_t before[2] = {kings_of[0], kings_of[1]};
                 before[mover] ^= BIT(m->from) | BIT(m->to);
-                uint64_t p = base + egdb_king_index(ix, men, before[SIDE_WHITE], before[SIDE_BLACK]);
-                if (u->value[mover][p] != UNDECIDED) continue;
+                uint64_t p = base + egdb_frame_king_index(ix, &frame, before[SIDE_WHITE], before[SIDE_BLACK]);
+                if (value_of(u->value[mover][p]) != UNDECIDED) continue;
                 if (value == EGDB_LOSS) {
                     u->value[mover][p] = EGDB_WIN;
                     u->aux[mover][p] = (uint8_t)next_depth;
@@ -271,7 +280,7 @@ static void settle(Unit *u, uint64_t men_index, uint64_t white_men, uint64_t bla
     }
     for (uint64_t k = 0; k < kings; k++)
         for (int side = 0; side < 2; side++)
-            if (u->value[side][base + k] == UNDECIDED) {
+            if (value_of(u->value[side][base + k]) == UNDECIDED) {
                 u->value[side][base + k] = EGDB_DRAW;
                 u->aux[side][base + k] = 0;
             }
@@ -363,6 +372,50 @@ static void solved_free(Solved *s)
     free(s);
 }
 
+/* A file leaves free the value of a position that must capture: a resumed build finds it again
+ * from the captures (smaller materials, already complete). Over ranges of whole bytes. */
+typedef struct {
+    Builder *b;
+    Solved *s;
+} Completion;
+
+static void complete_work(void *context, int thread, uint64_t begin, uint64_t end)
+{
+    (void)thread;
+    Completion *c = context;
+    const Variant *v = c->b->variant;
+    const EgdbIndex *ix = &c->s->index;
+    Move list[MAX_MOVES];
+    uint64_t config = UINT64_MAX, white_men = 0, black_men = 0;
+    EgdbKingFrame frame;
+    EgdbKingWalk walk;
+    for (uint64_t i = begin; i < end; i++) {
+        if (i / ix->king_configs != config) {
+            config = i / ix->king_configs;
+            egdb_men_of(ix, config, &white_men, &black_men);
+            egdb_king_frame(c->b->rules->board_mask, white_men | black_men, &frame);
+            egdb_king_walk_start(&walk, ix, &frame, i % ix->king_configs);
+        } else
+            egdb_king_walk_next(&walk);
+        uint64_t white_kings, black_kings;
+        egdb_king_walk_kings(&walk, &white_kings, &black_kings);
+        Position pos;
+        draughts_setup(v, &pos, white_men | white_kings, black_men | black_kings, white_kings | black_kings, SIDE_WHITE);
+        bool forced;
+        int n = v->generate_noisy(v, &pos, list, &forced);
+        if (!forced) continue;
+        int best = EGDB_LOSS;
+        for (int k = 0; k < n && best != EGDB_WIN; k++) {
+            Position child;
+            v->make_move(v, &pos, &list[k], &child);
+            int value = solved_value(c->b, CBOARD(&child), SIDE_BLACK);
+            if (value == EGDB_LOSS) best = EGDB_WIN;
+            if (value == EGDB_DRAW) best = EGDB_DRAW;
+        }
+        c->s->wdl[i >> 2] = (uint8_t)((c->s->wdl[i >> 2] & ~(3 << ((i & 3) * 2))) | best << ((i & 3) * 2));
+    }
+}
+
 /* Reads the material's finished files (a resumed build); false when they are not all there and sound. */
 static bool read_finished(Builder *b, EgdbMaterial m)
 {
@@ -384,40 +437,55 @@ static bool read_finished(Builder *b, EgdbMaterial m)
         solved_free(s);
         return false;
     }
+    Completion c = {b, s};
+    parallel_for(b->options->threads, s->index.size, 1 << 16, complete_work, &c);
     b->solved[egdb_material_code(m)] = s;
     return true;
 }
 
-/* The positions of a material in White-to-move numbering, as (value, dtz) of the unit: the
- * material itself, or the unit's mirror (its Black-to-move half). */
+/* The unit's values turned into a White-to-move table: of the material itself (its White-to-move
+ * half) or of its mirror (its Black-to-move half, each position turned). */
 typedef struct {
     const Unit *u;
     const EgdbIndex *target;
-    bool mirrored;
-    uint8_t *wdl;          /* packed output */
-    uint8_t *dtz;          /* a byte each (draws: EGDB_ANY is decided when writing) */
+    uint8_t *value;        /* a byte each, by the target's numbers */
+    uint8_t *dtz;
+    uint8_t *packed;       /* the values 2 bits each */
     atomic_ullong mismatches;
 } Extract;
 
-static void extract_work(void *context, int thread, uint64_t begin, uint64_t end)
+static void copy_work(void *context, int thread, uint64_t begin, uint64_t end)
+{
+    (void)thread;
+    Extract *x = context;
+    memcpy(x->value + begin, x->u->value[SIDE_WHITE] + begin, (size_t)(end - begin));
+    memcpy(x->dtz + begin, x->u->aux[SIDE_WHITE] + begin, (size_t)(end - begin));
+}
+
+/* Over men configurations of the unit: each Black-to-move position goes to its mirror's number
+ * (every target number is written once, so threads never share a byte). */
+static void mirror_work(void *context, int thread, uint64_t begin, uint64_t end)
 {
     (void)thread;
     Extract *x = context;
     const Unit *u = x->u;
-    /* whole bytes of the packed output per chunk: chunks are multiples of 4 */
-    for (uint64_t i = begin; i < end; i++) {
-        uint64_t source = i;
-        int side = SIDE_WHITE;
-        if (x->mirrored) {
-            DraughtsBoard board, turned;
-            egdb_board_of(x->target, i, &board);
+    const EgdbIndex *ix = u->ix;
+    for (uint64_t c = begin; c < end; c++) {
+        uint64_t white_men, black_men;
+        egdb_men_of(ix, c, &white_men, &black_men);
+        EgdbKingFrame frame;
+        egdb_king_frame(u->b->rules->board_mask, white_men | black_men, &frame);
+        EgdbKingWalk walk;
+        egdb_king_walk_start(&walk, ix, &frame, 0);
+        for (uint64_t k = 0; k < ix->king_configs; k++, egdb_king_walk_next(&walk)) {
+            uint64_t white_kings, black_kings;
+            egdb_king_walk_kings(&walk, &white_kings, &black_kings);
+            DraughtsBoard board = {{white_men | white_kings, black_men | black_kings}, white_kings | black_kings}, turned;
             egdb_mirror(u->b->rules, &board, &turned);
-            source = egdb_index_of(u->ix, &turned);
-            side = SIDE_BLACK;
+            uint64_t i = c * ix->king_configs + k, j = egdb_index_of(x->target, &turned);
+            x->value[j] = u->value[SIDE_BLACK][i];
+            x->dtz[j] = u->aux[SIDE_BLACK][i];
         }
-        int value = u->value[side][source];
-        x->wdl[i >> 2] |= (uint8_t)(value << ((i & 3) * 2));
-        x->dtz[i] = u->aux[side][source];
     }
 }
 
@@ -427,18 +495,42 @@ static void symmetry_work(void *context, int thread, uint64_t begin, uint64_t en
     (void)thread;
     Extract *x = context;
     const Unit *u = x->u;
+    const EgdbIndex *ix = u->ix;
     uint64_t wrong = 0;
-    for (uint64_t i = begin; i < end; i++) {
-        DraughtsBoard board, turned;
-        egdb_board_of(u->ix, i, &board);
-        egdb_mirror(u->b->rules, &board, &turned);
-        uint64_t j = egdb_index_of(u->ix, &turned);
-        if (u->value[SIDE_BLACK][j] != u->value[SIDE_WHITE][i] || u->aux[SIDE_BLACK][j] != u->aux[SIDE_WHITE][i]) wrong++;
+    for (uint64_t c = begin; c < end; c++) {
+        uint64_t white_men, black_men;
+        egdb_men_of(ix, c, &white_men, &black_men);
+        EgdbKingFrame frame;
+        egdb_king_frame(u->b->rules->board_mask, white_men | black_men, &frame);
+        EgdbKingWalk walk;
+        egdb_king_walk_start(&walk, ix, &frame, 0);
+        for (uint64_t k = 0; k < ix->king_configs; k++, egdb_king_walk_next(&walk)) {
+            uint64_t white_kings, black_kings;
+            egdb_king_walk_kings(&walk, &white_kings, &black_kings);
+            DraughtsBoard board = {{white_men | white_kings, black_men | black_kings}, white_kings | black_kings}, turned;
+            egdb_mirror(u->b->rules, &board, &turned);
+            uint64_t i = c * ix->king_configs + k, j = egdb_index_of(ix, &turned);
+            wrong += u->value[SIDE_BLACK][j] != u->value[SIDE_WHITE][i] || u->aux[SIDE_BLACK][j] != u->aux[SIDE_WHITE][i];
+        }
     }
     atomic_fetch_add(&x->mismatches, wrong);
 }
 
-static bool write_tables(Builder *b, EgdbMaterial m, const Solved *s, const uint8_t *dtz, char *err, size_t errlen)
+static void pack_work(void *context, int thread, uint64_t begin, uint64_t end)
+{
+    (void)thread;
+    Extract *x = context;
+    /* chunks are multiples of 4 positions: whole bytes */
+    for (uint64_t i = begin; i < end; i++) x->packed[i >> 2] |= (uint8_t)(value_of(x->value[i]) << ((i & 3) * 2));
+}
+
+/* The files of one material (White to move). What a probe finds in a move or two is left free,
+ * which makes the runs long: the value of a position that must capture (a probe plays the
+ * captures), and the dtz of all but the won positions that take a king move to convert (a lost
+ * position's dtz follows from its king moves, a win by a capture or man move is 0, a draw has
+ * none). */
+static bool write_tables(Builder *b, EgdbMaterial m, const Solved *s, const uint8_t *value, const uint8_t *dtz, char *err,
+                         size_t errlen)
 {
     char path[4200];
     EgdbWriter w;
@@ -446,14 +538,19 @@ static bool write_tables(Builder *b, EgdbMaterial m, const Solved *s, const uint
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    for (uint64_t i = 0; i < s->index.size; i++) egdb_writer_put(&w, get2(s->wdl, i) == EGDB_DRAW ? EGDB_ANY : dtz[i]);
+    int longest = 0;
+    for (uint64_t i = 0; i < s->index.size; i++) {
+        if (value_of(value[i]) != EGDB_DRAW && dtz[i] > longest) longest = dtz[i];
+        egdb_writer_put(&w, value_of(value[i]) != EGDB_WIN || dtz[i] == 0 || (value[i] & CAPTURES) ? EGDB_ANY : dtz[i]);
+    }
+    w.longest = longest;
     material_path(b, m, "dtz", path, sizeof path);
     if (!egdb_writer_finish(&w, path, b->variant->name, m, err, errlen)) return false;
     if (!egdb_writer_start(&w, EGDB_KIND_WDL, s->index.size)) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    for (uint64_t i = 0; i < s->index.size; i++) egdb_writer_put(&w, (uint16_t)get2(s->wdl, i));
+    for (uint64_t i = 0; i < s->index.size; i++) egdb_writer_put(&w, (value[i] & CAPTURES) ? EGDB_ANY : value_of(value[i]));
     /* the wdl file last: it is what marks the material finished */
     material_path(b, m, "wdl", path, sizeof path);
     return egdb_writer_finish(&w, path, b->variant->name, m, err, errlen);
@@ -555,11 +652,19 @@ static bool build_unit(Builder *b, EgdbMaterial m, char *err, size_t errlen)
             ok = false;
             break;
         }
-        Extract x = {u, &s->index, half == 1, s->wdl, dtz, 0};
+        uint8_t *value = malloc((size_t)size + 1);
+        Extract x = {u, &s->index, value, dtz, s->wdl, 0};
         atomic_store(&x.mismatches, 0);
-        parallel_for(threads, size, 1 << 16, extract_work, &x);
-        if (symmetric) {
-            parallel_for(threads, size, 1 << 16, symmetry_work, &x);
+        if (!value) {
+            snprintf(err, errlen, "out of memory");
+            ok = false;
+        } else if (half == 0)
+            parallel_for(threads, size, 1 << 20, copy_work, &x);
+        else
+            parallel_for(threads, ix.men_configs, ix.men_configs / (uint64_t)(threads * 16) + 1, mirror_work, &x);
+        if (ok) parallel_for(threads, size, 1 << 20, pack_work, &x);
+        if (ok && symmetric) {
+            parallel_for(threads, ix.men_configs, ix.men_configs / (uint64_t)(threads * 16) + 1, symmetry_work, &x);
             if (atomic_load(&x.mismatches)) {
                 char name[64];
                 egdb_material_name(m, name, sizeof name);
@@ -568,7 +673,8 @@ static bool build_unit(Builder *b, EgdbMaterial m, char *err, size_t errlen)
                 ok = false;
             }
         }
-        if (ok) ok = write_tables(b, target, s, dtz, err, errlen);
+        if (ok) ok = write_tables(b, target, s, value, dtz, err, errlen);
+        free(value);
         free(dtz);
         if (ok)
             b->solved[egdb_material_code(target)] = s;

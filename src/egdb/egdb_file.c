@@ -10,7 +10,7 @@
 static const char magic[8] = {'D', 'O', 'N', 'J', 'O', 'N', 'D', 'B'};
 enum {
     AT_VERSION = 8, AT_KIND = 12, AT_VARIANT = 16, VARIANT_BYTES = 24, AT_MATERIAL = 40,
-    AT_BLOCK_POSITIONS = 44, AT_POSITIONS = 48, AT_BLOCKS = 56, AT_DATA_BYTES = 64, AT_CHECKSUM = 72,
+    AT_BLOCK_POSITIONS = 44, AT_POSITIONS = 48, AT_BLOCKS = 56, AT_DATA_BYTES = 64, AT_CHECKSUM = 72, AT_LONGEST = 80,
 };
 
 static void put_u32(uint8_t *p, uint32_t v)
@@ -214,6 +214,7 @@ bool egdb_writer_finish(EgdbWriter *w, const char *path, const char *variant, Eg
     put_u64(file + AT_POSITIONS, w->positions);
     put_u64(file + AT_BLOCKS, w->blocks);
     put_u64(file + AT_DATA_BYTES, w->data_bytes);
+    put_u32(file + AT_LONGEST, (uint32_t)w->longest);
     for (uint64_t b = 0; b <= w->blocks; b++) put_u32(file + EGDB_HEADER_BYTES + 4 * b, w->offsets[b]);
     memcpy(file + EGDB_HEADER_BYTES + index_bytes, w->data, w->data_bytes);
     put_u64(file + AT_CHECKSUM, egdb_checksum(file, total));
@@ -312,6 +313,7 @@ bool egdb_table_read(EgdbTableFile *t, const char *path, EgdbKind kind, const ch
     t->offsets = file + EGDB_HEADER_BYTES;
     t->data = file + EGDB_HEADER_BYTES + index_bytes;
     t->data_bytes = data_bytes;
+    t->longest = (int)get_u32(file + AT_LONGEST);
     return true;
 }
 

@@ -5,7 +5,8 @@
  * Layout (little-endian):
  *   header, 128 bytes: "DONJONDB", version, kind (wdl or dtz), variant name, material (white men,
  *     white kings, black men, black kings), positions per block, positions, blocks, data bytes,
- *     and a 64-bit checksum of the whole file computed with the checksum field zero;
+ *     a 64-bit checksum of the whole file computed with the checksum field zero, and (dtz) the
+ *     material's largest distance;
  *   block offsets: blocks + 1 32-bit offsets into the data;
  *   data: one encoding per block, whichever is shorter —
  *     raw:  byte 0, then the values packed (wdl: 2 bits a position, dtz: a byte);
@@ -16,8 +17,8 @@
  *
  * Values: wdl 0 = loss, 1 = draw, 2 = win for the side to move (White: see egdb_index.h);
  * dtz = plies to the next capture or man move (the moment the move counters start again) under
- * best play, 255 meaning 255 or more. Values the writer is told do not matter (EGDB_ANY) take
- * whatever makes runs longest.
+ * best play, 255 meaning 255 or more. Values the writer is told do not matter (EGDB_ANY: what a
+ * probe finds otherwise, see egdb_build.c) take whatever makes runs longest.
  */
 #ifndef DONJON_EGDB_FILE_H
 #define DONJON_EGDB_FILE_H
@@ -47,6 +48,7 @@ typedef struct {
     uint16_t pending[EGDB_BLOCK_POSITIONS];
     int pending_count;
     bool failed;
+    int longest;           /* dtz: the largest of the material (header), for a quick bound */
 } EgdbWriter;
 
 bool egdb_writer_start(EgdbWriter *w, EgdbKind kind, uint64_t positions);
@@ -65,6 +67,7 @@ typedef struct {
     const uint8_t *offsets;   /* blocks + 1 little-endian u32 */
     const uint8_t *data;
     size_t data_bytes;
+    int longest;              /* dtz: the largest conversion distance of the material */
 } EgdbTableFile;
 
 /* Reads and checks path: its kind, variant, material and number of positions must be the

@@ -220,6 +220,101 @@ void egdb_board_of(const EgdbIndex *ix, uint64_t index, DraughtsBoard *out)
     out->kings = white_kings | black_kings;
 }
 
+void egdb_king_frame(uint64_t board_mask, uint64_t men, EgdbKingFrame *f)
+{
+    memset(f->coord, -1, sizeof f->coord);
+    f->free_count = 0;
+    for (uint64_t x = board_mask & ~men; x;) {
+        int bit = pop_lowest(&x);
+        f->coord[bit] = (int8_t)f->free_count;
+        f->free_bit[f->free_count++] = (int8_t)bit;
+    }
+}
+
+uint64_t egdb_frame_king_index(const EgdbIndex *ix, const EgdbKingFrame *f, uint64_t white_kings, uint64_t black_kings)
+{
+    int white[EGDB_PIECES_MAX], k = 0;
+    uint64_t white_rank = 0, black_rank = 0;
+    for (uint64_t x = white_kings; x; k++) {
+        white[k] = f->coord[pop_lowest(&x)];
+        white_rank += binomial[white[k]][k + 1];
+    }
+    int j = 0;
+    for (uint64_t x = black_kings; x; j++) {
+        int c = f->coord[pop_lowest(&x)];
+        /* white kings below it are not coordinates of black kings */
+        int below = 0;
+        for (int i = 0; i < k; i++) below += white[i] < c;
+        black_rank += binomial[c - below][j + 1];
+    }
+    return white_rank * ix->black_king_combos + black_rank;
+}
+
+void egdb_frame_kings_of(const EgdbIndex *ix, const EgdbKingFrame *f, uint64_t king_index, uint64_t *white_kings,
+                         uint64_t *black_kings)
+{
+    const EgdbMaterial m = ix->material;
+    int white[EGDB_PIECES_MAX], black[EGDB_PIECES_MAX];
+    unrank_coords(king_index / ix->black_king_combos, m.white_kings, f->free_count, white);
+    unrank_coords(king_index % ix->black_king_combos, m.black_kings, f->free_count - m.white_kings, black);
+    uint64_t w = 0, b = 0;
+    for (int i = 0; i < m.white_kings; i++) w |= BIT(f->free_bit[white[i]]);
+    for (int i = 0; i < m.black_kings; i++) {
+        /* the c-th free square that no white king holds: step over the white kings at or below */
+        int c = black[i];
+        for (int k = 0; k < m.white_kings; k++) c += white[k] <= c;
+        b |= BIT(f->free_bit[c]);
+    }
+    *white_kings = w;
+    *black_kings = b;
+}
+
+void egdb_king_walk_start(EgdbKingWalk *w, const EgdbIndex *ix, const EgdbKingFrame *f, uint64_t king_index)
+{
+    w->ix = ix;
+    w->frame = f;
+    unrank_coords(king_index / ix->black_king_combos, ix->material.white_kings, f->free_count, w->white);
+    unrank_coords(king_index % ix->black_king_combos, ix->material.black_kings, f->free_count - ix->material.white_kings,
+                  w->black);
+}
+
+/* The next combination in colex order; false (and the first one) after the last. */
+static bool next_combination(int *c, int k, int n)
+{
+    for (int i = 0; i < k; i++) {
+        int limit = i + 1 < k ? c[i + 1] : n;
+        if (c[i] + 1 < limit) {
+            c[i]++;
+            for (int j = 0; j < i; j++) c[j] = j;
+            return true;
+        }
+    }
+    for (int j = 0; j < k; j++) c[j] = j;
+    return false;
+}
+
+void egdb_king_walk_next(EgdbKingWalk *w)
+{
+    const EgdbMaterial m = w->ix->material;
+    if (!next_combination(w->black, m.black_kings, w->frame->free_count - m.white_kings))
+        next_combination(w->white, m.white_kings, w->frame->free_count);
+}
+
+void egdb_king_walk_kings(const EgdbKingWalk *w, uint64_t *white_kings, uint64_t *black_kings)
+{
+    const EgdbMaterial m = w->ix->material;
+    const EgdbKingFrame *f = w->frame;
+    uint64_t white = 0, black = 0;
+    for (int i = 0; i < m.white_kings; i++) white |= BIT(f->free_bit[w->white[i]]);
+    for (int i = 0; i < m.black_kings; i++) {
+        int c = w->black[i];
+        for (int k = 0; k < m.white_kings; k++) c += w->white[k] <= c;
+        black |= BIT(f->free_bit[c]);
+    }
+    *white_kings = white;
+    *black_kings = black;
+}
+
 /* ------------------------------------------------------------------ mirror */
 
 static inline uint64_t reverse_bits(uint64_t x)

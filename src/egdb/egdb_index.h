@@ -84,6 +84,28 @@ void egdb_men_of(const EgdbIndex *ix, uint64_t men_index, uint64_t *white_men, u
 void egdb_kings_of(const EgdbIndex *ix, uint64_t men, uint64_t king_index, uint64_t *white_kings, uint64_t *black_kings);
 void egdb_board_of(const EgdbIndex *ix, uint64_t index, DraughtsBoard *out);
 
+/* The same numbers of king placements, faster for one men configuration at a time (builders):
+ * a frame lists the free squares once. */
+typedef struct {
+    int free_count;
+    int8_t free_bit[64];   /* the free squares' bits, rising */
+    int8_t coord[64];      /* a free bit's place among them */
+} EgdbKingFrame;
+void egdb_king_frame(uint64_t board_mask, uint64_t men, EgdbKingFrame *f);
+uint64_t egdb_frame_king_index(const EgdbIndex *ix, const EgdbKingFrame *f, uint64_t white_kings, uint64_t black_kings);
+void egdb_frame_kings_of(const EgdbIndex *ix, const EgdbKingFrame *f, uint64_t king_index, uint64_t *white_kings,
+                         uint64_t *black_kings);
+
+/* King placements of one frame in number order, one step at a time (cheaper than from numbers). */
+typedef struct {
+    const EgdbIndex *ix;
+    const EgdbKingFrame *frame;
+    int white[EGDB_PIECES_MAX], black[EGDB_PIECES_MAX];
+} EgdbKingWalk;
+void egdb_king_walk_start(EgdbKingWalk *w, const EgdbIndex *ix, const EgdbKingFrame *f, uint64_t king_index);
+void egdb_king_walk_next(EgdbKingWalk *w);
+void egdb_king_walk_kings(const EgdbKingWalk *w, uint64_t *white_kings, uint64_t *black_kings);
+
 /* The colour mirror: the board turned half a turn with the colours swapped. */
 void egdb_mirror(const DraughtsRules *r, const DraughtsBoard *in, DraughtsBoard *out);
 

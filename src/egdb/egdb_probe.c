@@ -180,11 +180,32 @@ static const MaterialTables *find(const EgdbSet *s, const Position *pos, uint64_
     return t;
 }
 
+/* The files leave free the value of a position whose side to move must capture: it is the best
+ * of the captures, each leading to fewer pieces. */
+static int wdl_of_captures(const EgdbSet *s, const Position *pos, const Move *list, int n)
+{
+    const Variant *v = s->variant;
+    int best = EGDB_LOSS;
+    for (int i = 0; i < n && best != EGDB_WIN; i++) {
+        Position child;
+        v->make_move(v, pos, &list[i], &child);
+        int value = CBOARD(&child)->pieces[child.side] ? egdb_probe_wdl(s, &child) : EGDB_LOSS;
+        if (value == EGDB_UNKNOWN) return EGDB_UNKNOWN;
+        if (value == EGDB_LOSS) best = EGDB_WIN;
+        if (value == EGDB_DRAW) best = EGDB_DRAW;
+    }
+    return best;
+}
+
 int egdb_probe_wdl(const EgdbSet *s, const Position *pos)
 {
     uint64_t index;
     const MaterialTables *t = find(s, pos, &index);
     if (!t) return EGDB_UNKNOWN;
+    Move list[MAX_MOVES];
+    bool forced;
+    int n = s->variant->generate_noisy(s->variant, pos, list, &forced);
+    if (forced) return wdl_of_captures(s, pos, list, n);
     int value = egdb_table_get(&t->wdl, index);
     return value >= EGDB_LOSS && value <= EGDB_WIN ? value : EGDB_UNKNOWN;
 }
@@ -194,7 +215,45 @@ int egdb_probe_dtz(const EgdbSet *s, const Position *pos)
     uint64_t index;
     const MaterialTables *t = find(s, pos, &index);
     if (!t || !t->has_dtz) return -1;
-    return egdb_table_get(&t->dtz, index);
+    int value = egdb_probe_wdl(s, pos);
+    if (value != EGDB_WIN && value != EGDB_LOSS) return -1;
+    const Variant *v = s->variant;
+    Move list[MAX_MOVES];
+    bool forced;
+    v->generate_noisy(v, pos, list, &forced);
+    const DraughtsBoard *b = CBOARD(pos);
+    uint64_t kings = b->pieces[pos->side] & b->kings;
+    /* a capture, or any move of a side without a king, converts at once */
+    if (forced || !kings) return 0;
+    int n = v->generate(v, pos, list);
+    if (value == EGDB_WIN) {
+        /* a man's move that wins converts now; otherwise the file has it */
+        for (int i = 0; i < n; i++) {
+            if (kings & BIT(list[i].from)) continue;
+            Position child;
+            v->make_move(v, pos, &list[i], &child);
+            if (egdb_probe_wdl(s, &child) == EGDB_LOSS) return 0;
+        }
+        return egdb_table_get(&t->dtz, index);
+    }
+    /* lost: the loser's longest king move (each leads to a win), or 0 without one */
+    int longest = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(kings & BIT(list[i].from))) continue;
+        Position child;
+        v->make_move(v, pos, &list[i], &child);
+        int d = egdb_probe_dtz(s, &child);
+        if (d < 0) return -1;
+        if (d + 1 > longest) longest = d + 1 < EGDB_DTZ_MAX ? d + 1 : EGDB_DTZ_MAX;
+    }
+    return longest;
+}
+
+int egdb_longest_dtz(const EgdbSet *s, const Position *pos)
+{
+    uint64_t index;
+    const MaterialTables *t = find(s, pos, &index);
+    return t && t->has_dtz ? t->dtz.longest : -1;
 }
 
 void egdb_default_directory(char *out, size_t len)

@@ -29,6 +29,9 @@ int egdb_probe_wdl(const EgdbSet *s, const Position *pos);
  * winner hurries, the loser delays; 255 = 255 or more), or -1 when unknown. */
 int egdb_probe_dtz(const EgdbSet *s, const Position *pos);
 
+/* The largest dtz of the position's material (a bound that saves probing), or -1. */
+int egdb_longest_dtz(const EgdbSet *s, const Position *pos);
+
 /* Where the engine looks when told nothing: the folder egdb beside the executable. */
 void egdb_default_directory(char *out, size_t len);
 #endif
