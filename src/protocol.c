@@ -7,6 +7,8 @@
 #include "protocol.h"
 
 #include "bench.h"
+#include "egdb/egdb_probe.h"
+#include "egdb/egdb_search.h"
 #include "engine.h"
 #include "eval_weights.h"
 #include "perft.h"
@@ -213,7 +215,15 @@ static void command_uci(Protocol *p)
     emit("option name MultiPV type spin default 1 min 1 max %d", MAX_MULTIPV);
     emit("option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
     emit("option name EvalFile type string default <built-in>");
+    emit("option name EGDBPath type string default <default>");
     emit("uciok");
+}
+
+/* Opens the current variant's endgame databases when first wanted, and says what came of it. */
+static void open_egdb(Protocol *p)
+{
+    char message[2048];
+    if (engine_open_egdb(p->engine, message, sizeof message)) emit("info string %s", message);
 }
 
 static void announce_variant(Protocol *p)
@@ -310,6 +320,9 @@ static void command_setoption(Protocol *p, char **tokens, int count)
             emit("info string EvalFile: %s uses %s", engine_variant(p->engine)->name,
                  w ? w->origin : "its hand-set evaluation (no built-in weights)");
         }
+    } else if (strcasecmp(name, "EGDBPath") == 0) {
+        engine_set_egdb_path(p->engine, value);
+        open_egdb(p);
     } else if (strcasecmp(name, "Skill Level") == 0) {
         if (!parse_integer(value, 0, SKILL_MAX, &number))
             error("Skill Level must be an integer from 0 to %d", SKILL_MAX);
@@ -522,6 +535,7 @@ static void command_go(Protocol *p, char **tokens, int count)
         emit("bestmove (none)");
         return;
     }
+    open_egdb(p);
 #ifdef DONJON_FUZZING
     limits.depth = limits.depth && limits.depth < 3 ? limits.depth : 3;
     limits.infinite = limits.ponder = false;
@@ -558,6 +572,15 @@ static void command_display(Protocol *p)
     if (length && board[length - 1] == '\n') board[length - 1] = 0;
     emit("%s", board);
     emit("Fen: %s", fen);
+    open_egdb(p);
+    const EgdbSet *db = engine_egdb(p->engine);
+    if (db) {
+        char value[256];
+        if (egdb_describe(db, pos, value, sizeof value))
+            emit("Egdb: %s", value);
+        else
+            emit("Egdb: not covered (the databases hold up to %d pieces)", egdb_pieces(db));
+    }
     emit("Key: %016" PRIx64, pos->key);
 }
 
@@ -612,13 +635,15 @@ static void command_eval(Protocol *p)
     const Variant *v = engine_variant(p->engine);
     const EvalWeights *w = engine_weights(p->engine);
     const Position *pos = engine_position(p->engine);
-    if (!w) {
+    if (!w)
         emit("info string eval %d (side to move, hand-set evaluation)", v->evaluate(v, pos));
-        return;
-    }
-    /* the fast path and the plain sum over the features must agree: both are shown */
-    emit("info string eval %d (side to move, learned weights %s; feature sum %d)", learned_evaluate(v, pos, w),
-         w->owned ? "from EvalFile" : "built in", learned_evaluate_generic(v, pos, w));
+    else /* the fast path and the plain sum over the features must agree: both are shown */
+        emit("info string eval %d (side to move, learned weights %s; feature sum %d)", learned_evaluate(v, pos, w),
+             w->owned ? "from EvalFile" : "built in", learned_evaluate_generic(v, pos, w));
+    open_egdb(p);
+    const EgdbSet *db = engine_egdb(p->engine);
+    char value[256];
+    if (db && egdb_describe(db, pos, value, sizeof value)) emit("info string egdb %s", value);
 }
 
 /* ------------------------------------------------------------ loop */
@@ -646,7 +671,7 @@ static void command_help(Protocol *p)
         "     [searchmoves <m1> ...]               search; ends with 'bestmove'",
         "  stop | ponderhit | isready | quit",
         "  moves      the legal moves             d         the board, its FEN and key",
-        "  result     the game's result so far    eval      the static evaluation",
+        "  result     the game's result so far    eval      the static evaluation (and the endgame database's value)",
         "  perft N    count the leaves at depth N bench [depth] [variant]  the benchmark",
         "  help       this text",
         NULL,
@@ -661,7 +686,11 @@ static void command_result(Protocol *p)
     emit("result %s", result);
 }
 
-static void command_isready(Protocol *p) { (void)p, emit("readyok"); }
+static void command_isready(Protocol *p)
+{
+    open_egdb(p); /* the slow part of a first search, done while the GUI waits anyway */
+    emit("readyok");
+}
 static void command_ucinewgame(Protocol *p) { engine_new_game(p->engine); }
 static void command_stop(Protocol *p) { engine_stop(p->engine); }
 static void command_ponderhit(Protocol *p) { engine_ponderhit(p->engine); }
