@@ -4,7 +4,7 @@
  * engine's move generator (generate, make_move) and its board layout.
  *
  * Every material of up to --pieces pieces is solved as an explicit graph: each position (both
- * sides to move, numbered naively: one base-N digit a piece) gets its moves from the generator;
+ * sides to move, numbered naively: one base-N digit a piece, and the side) gets its moves from the generator;
  * moves to a smaller or already solved material are looked up, moves inside the material are
  * stored as reverse edges, and a counting retrograde pass decides every position (undecided at
  * the end = draw). A second pass over the same graph, restricted to won and lost positions and
@@ -58,72 +58,74 @@ static uint64_t next_random(void)
 
 static Table *table_of(int wm, int wk, int bm, int bk) { return &tables[wm][wk][bm][bk]; }
 
-/* The pieces of a board in the naive order: white men, white kings, black men, black kings, each
- * group by rising square; the naive number is one base-N digit a piece, then the side. */
+/* The naive number of a position: the side to move, then one base-N digit a piece — white kings,
+ * black kings, white men, black men, each group by rising square — from the least significant.
+ * With kings and the side at the bottom, a king move leads to a nearby number: the solver's
+ * arrays are used with some locality. */
+static const int significance[4] = {1, 3, 0, 2}; /* groups: 0 white men, 1 white kings, 2 black men, 3 black kings */
+
+static inline void group_counts(const Table *t, int counts[4])
+{
+    counts[0] = t->men[0], counts[1] = t->kings[0], counts[2] = t->men[1], counts[3] = t->kings[1];
+}
+
+/* table: the position's material when known, else NULL (it is found and returned) */
 static uint64_t naive_number(const DraughtsBoard *b, int side, Table **table)
 {
     uint64_t groups[4] = {b->pieces[0] & ~b->kings, b->pieces[0] & b->kings, b->pieces[1] & ~b->kings,
                           b->pieces[1] & b->kings};
-    int counts[4];
-    for (int g = 0; g < 4; g++) counts[g] = popcount64(groups[g]);
-    if (counts[0] + counts[1] + counts[2] + counts[3] > MAX_PIECES) {
-        fprintf(stderr, "egdb_solver: too many pieces\n");
-        exit(1);
+    if (!*table) {
+        int counts[4];
+        for (int g = 0; g < 4; g++) counts[g] = popcount64(groups[g]);
+        if (counts[0] + counts[1] + counts[2] + counts[3] > MAX_PIECES) {
+            fprintf(stderr, "egdb_solver: too many pieces\n");
+            exit(1);
+        }
+        *table = table_of(counts[0], counts[1], counts[2], counts[3]);
     }
-    *table = table_of(counts[0], counts[1], counts[2], counts[3]);
-    uint64_t number = 0, scale = 1;
-    for (int g = 0; g < 4; g++)
-        for (uint64_t x = groups[g]; x;) {
+    uint64_t number = (uint64_t)side, scale = 2;
+    for (int k = 0; k < 4; k++)
+        for (uint64_t x = groups[significance[k]]; x;) {
             number += (uint64_t)rules->square_of_bit[pop_lowest(&x)] * scale;
             scale *= (uint64_t)squares;
         }
-    return number + (uint64_t)side * scale;
+    return number;
 }
 
-static void position_of(const Table *t, uint64_t number, Position *pos)
+/* The position of a naive number; false when the number names none (squares not rising in a
+ * group, a square twice, a man on its crowning row). */
+static bool position_of(const Table *t, uint64_t number, Position *pos)
 {
     memset(pos, 0, sizeof *pos);
     DraughtsBoard *b = BOARD(pos);
-    int group_counts[4] = {t->men[0], t->kings[0], t->men[1], t->kings[1]};
-    for (int g = 0; g < 4; g++)
-        for (int i = 0; i < group_counts[g]; i++) {
-            uint64_t bit = BIT(rules->bit_of_square[number % (uint64_t)squares]);
-            number /= (uint64_t)squares;
-            b->pieces[g / 2] |= bit;
-            if (g % 2) b->kings |= bit;
-        }
-    pos->side = (uint8_t)number;
-}
-
-/* Whether a naive number is a position: squares rising in each group, all different, men off
- * their crowning row. */
-static bool valid_number(const Table *t, uint64_t number)
-{
-    int group_counts[4] = {t->men[0], t->kings[0], t->men[1], t->kings[1]};
-    uint64_t seen = 0;
-    for (int g = 0; g < 4; g++) {
-        int last = -1;
-        for (int i = 0; i < group_counts[g]; i++) {
+    int counts[4];
+    group_counts(t, counts);
+    pos->side = (uint8_t)(number % 2);
+    number /= 2;
+    for (int k = 0; k < 4; k++) {
+        int g = significance[k], last = -1;
+        for (int i = 0; i < counts[g]; i++) {
             int square = (int)(number % (uint64_t)squares);
             number /= (uint64_t)squares;
-            if (square <= last) return false;
+            uint64_t bit = BIT(rules->bit_of_square[square]);
+            if (square <= last || ((b->pieces[0] | b->pieces[1]) & bit)) return false;
+            if (g % 2 == 0 && (rules->crown_row[g / 2] & bit)) return false;
             last = square;
-            int bit = rules->bit_of_square[square];
-            if (seen & BIT(bit)) return false;
-            seen |= BIT(bit);
-            if (g % 2 == 0 && (rules->crown_row[g / 2] & BIT(bit))) return false;
+            b->pieces[g / 2] |= bit;
+            if (g % 2) b->kings |= bit;
         }
     }
     return true;
 }
 
 /* The value for its side to move of a position after a move (a solved material, or no piece). */
-static int looked_up(const Position *child, const Table *current, uint32_t *inside)
+static int looked_up(const Position *child, const Move *move, Table *current, uint32_t *inside)
 {
     const DraughtsBoard *b = CBOARD(child);
     *inside = NONE;
     if (!b->pieces[child->side]) return LOSS;
-    Table *t;
+    /* a move that neither captures nor crowns keeps the material */
+    Table *t = !move->bits && !(move->flags & MOVE_PROMOTES) ? current : NULL;
     uint64_t number = naive_number(b, child->side, &t);
     if (t == current) {
         *inside = current->dense[number];
@@ -136,62 +138,127 @@ static int looked_up(const Position *child, const Table *current, uint32_t *insi
     return (t->solved[number / 4] >> (number % 4 * 2)) & 3;
 }
 
+/* Calls visit for every position of the material (both sides to move) in one fixed order:
+ * the groups' squares rising, all different, men off their crowning row. */
+typedef void (*Visitor)(Table *t, uint32_t number, const Position *pos);
+
+/* Places the groups from the most significant (k = 3) down; scale[g][i] is the weight of group g's
+ * i-th piece in the naive number. */
+static void visit_positions(Table *t, int k, int i, int from, Position *pos, uint32_t number,
+                            const uint32_t scale[4][MAX_PIECES], Visitor visit)
+{
+    int counts[4];
+    group_counts(t, counts);
+    while (k >= 0 && i == counts[significance[k]])
+        if (--k >= 0) i = 0, from = 0;
+    if (k < 0) {
+        pos->side = SIDE_WHITE;
+        visit(t, number, pos);
+        pos->side = SIDE_BLACK;
+        visit(t, number + 1, pos);
+        return;
+    }
+    int g = significance[k];
+    DraughtsBoard *b = BOARD(pos);
+    for (int square = from; square < squares; square++) {
+        uint64_t bit = BIT(rules->bit_of_square[square]);
+        if (((b->pieces[0] | b->pieces[1]) & bit) || (g % 2 == 0 && (rules->crown_row[g / 2] & bit))) continue;
+        b->pieces[g / 2] |= bit;
+        if (g % 2) b->kings |= bit;
+        visit_positions(t, k, i + 1, square + 1, pos, number + (uint32_t)square * scale[g][i], scale, visit);
+        b->pieces[g / 2] &= ~bit;
+        b->kings &= ~bit;
+    }
+}
+
+static void for_each_position(Table *t, Visitor visit)
+{
+    int counts[4];
+    group_counts(t, counts);
+    uint32_t scale[4][MAX_PIECES], weight = 2;
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < counts[significance[k]]; i++, weight *= (uint32_t)squares) scale[significance[k]][i] = weight;
+    Position pos;
+    memset(&pos, 0, sizeof pos);
+    visit_positions(t, 3, 0, 0, &pos, 0, scale, visit);
+}
+
+/* the material being solved: its arrays by dense number (the order of for_each_position) */
+static uint8_t *left, *kings_left, *exit_value;
+static bool *zeroing_win;
+static uint32_t *reverse_start, *reverse, *fill;
+static Move moves[MAX_MOVES];
+
+static void number_position(Table *t, uint32_t number, const Position *pos)
+{
+    (void)pos;
+    t->dense[number] = t->count++;
+}
+
+/* pass 1: count the edges inside the material and look the others up */
+static void count_edges(Table *t, uint32_t number, const Position *pos)
+{
+    uint32_t i = t->dense[number];
+    Position child;
+    int n = variant->generate(variant, pos, moves);
+    exit_value[i] = LOSS;
+    for (int k = 0; k < n; k++) {
+        variant->make_move(variant, pos, &moves[k], &child);
+        uint32_t inside;
+        int v = looked_up(&child, &moves[k], t, &inside);
+        if (inside != NONE) {
+            left[i]++;
+            reverse_start[inside + 1]++;
+            continue;
+        }
+        if (v == LOSS) exit_value[i] = WIN, zeroing_win[i] = true;
+        if (v == DRAW && exit_value[i] == LOSS) exit_value[i] = DRAW;
+    }
+}
+
+/* pass 2: the reverse edges, flagged when the move is a king's quiet move */
+static void store_edges(Table *t, uint32_t number, const Position *pos)
+{
+    uint32_t i = t->dense[number];
+    Position child;
+    int n = variant->generate(variant, pos, moves);
+    const DraughtsBoard *b = CBOARD(pos);
+    for (int k = 0; k < n; k++) {
+        variant->make_move(variant, pos, &moves[k], &child);
+        uint32_t inside;
+        looked_up(&child, &moves[k], t, &inside);
+        if (inside == NONE) continue;
+        bool king_step = !moves[k].bits && (b->kings & BIT(moves[k].from));
+        if (king_step) kings_left[i]++;
+        reverse[reverse_start[inside] + fill[inside]++] = i << 1 | (king_step ? 1u : 0u);
+    }
+}
+
+static void keep_value(Table *t, uint32_t number, const Position *pos)
+{
+    (void)pos;
+    t->solved[number / 4] |= (uint8_t)(t->value[t->dense[number]] << (number % 4 * 2));
+}
+
 static void solve(Table *t)
 {
     t->dense = malloc(sizeof(uint32_t) * t->space);
-    uint32_t count = 0;
-    for (uint64_t n = 0; n < t->space; n++) t->dense[n] = valid_number(t, n) ? count++ : NONE;
-    t->count = count;
-    uint64_t *naive = malloc(sizeof(uint64_t) * count);
-    for (uint64_t n = 0; n < t->space; n++)
-        if (t->dense[n] != NONE) naive[t->dense[n]] = n;
+    memset(t->dense, 0xFF, sizeof(uint32_t) * t->space);
+    t->count = 0;
+    for_each_position(t, number_position);
+    uint32_t count = t->count;
     t->value = malloc(count);
     t->dtz = malloc(count);
-    uint8_t *left = calloc(count, 1);         /* undecided moves inside the material */
-    uint8_t *kings_left = calloc(count, 1);   /* the same for the dtz pass: king moves to won positions */
-    uint8_t *exit_value = malloc(count);      /* best value of the moves that leave the material */
-    bool *zeroing_win = calloc(count, 1);     /* a capture or man move wins */
-    uint32_t *reverse_start = calloc((size_t)count + 1, sizeof(uint32_t));
-    static Move moves[MAX_MOVES];
-
-    /* pass 1: count the edges inside the material and look the others up */
-    for (uint32_t i = 0; i < count; i++) {
-        Position pos, child;
-        position_of(t, naive[i], &pos);
-        int n = variant->generate(variant, &pos, moves);
-        exit_value[i] = LOSS;
-        for (int k = 0; k < n; k++) {
-            variant->make_move(variant, &pos, &moves[k], &child);
-            uint32_t inside;
-            int v = looked_up(&child, t, &inside);
-            if (inside != NONE) {
-                left[i]++;
-                reverse_start[inside + 1]++;
-                continue;
-            }
-            if (v == LOSS) exit_value[i] = WIN, zeroing_win[i] = true;
-            if (v == DRAW && exit_value[i] == LOSS) exit_value[i] = DRAW;
-        }
-    }
+    left = calloc(count, 1);         /* undecided moves inside the material */
+    kings_left = calloc(count, 1);   /* the same for the dtz pass: king moves to won positions */
+    exit_value = malloc(count);      /* best value of the moves that leave the material */
+    zeroing_win = calloc(count, 1);  /* a capture or man move wins */
+    reverse_start = calloc((size_t)count + 1, sizeof(uint32_t));
+    for_each_position(t, count_edges);
     for (uint32_t i = 0; i < count; i++) reverse_start[i + 1] += reverse_start[i];
-    uint32_t *reverse = malloc(sizeof(uint32_t) * ((size_t)reverse_start[count] + 1));
-    uint32_t *fill = calloc(count, sizeof(uint32_t));
-    /* pass 2: the reverse edges, flagged when the move is a king's quiet move */
-    for (uint32_t i = 0; i < count; i++) {
-        Position pos, child;
-        position_of(t, naive[i], &pos);
-        int n = variant->generate(variant, &pos, moves);
-        const DraughtsBoard *b = CBOARD(&pos);
-        for (int k = 0; k < n; k++) {
-            variant->make_move(variant, &pos, &moves[k], &child);
-            uint32_t inside;
-            looked_up(&child, t, &inside);
-            if (inside == NONE) continue;
-            bool king_step = !moves[k].bits && (b->kings & BIT(moves[k].from));
-            if (king_step) kings_left[i]++;
-            reverse[reverse_start[inside] + fill[inside]++] = i << 1 | (king_step ? 1u : 0u);
-        }
-    }
+    reverse = malloc(sizeof(uint32_t) * ((size_t)reverse_start[count] + 1));
+    fill = calloc(count, sizeof(uint32_t));
+    for_each_position(t, store_edges);
     free(fill);
 
     /* the retrograde pass */
@@ -263,7 +330,7 @@ static void solve(Table *t)
             exit(1);
         }
     t->solved = calloc(t->space / 4 + 1, 1);
-    for (uint32_t i = 0; i < count; i++) t->solved[naive[i] / 4] |= (uint8_t)(t->value[i] << (naive[i] % 4 * 2));
+    for_each_position(t, keep_value);
     t->asked_value = malloc((size_t)t->asked_count + 1);
     t->asked_dtz = malloc((size_t)t->asked_count + 1);
     for (int a = 0; a < t->asked_count; a++) {
@@ -283,7 +350,6 @@ static void solve(Table *t)
     free(exit_value);
     free(kings_left);
     free(left);
-    free(naive);
 }
 
 static void format_fen(const Position *pos, char *out, size_t len)
@@ -325,7 +391,7 @@ typedef struct {
 
 static Sample ask(const Position *pos)
 {
-    Table *t;
+    Table *t = NULL;
     uint64_t number = naive_number(CBOARD(pos), pos->side, &t);
     t->asked = realloc(t->asked, sizeof(uint64_t) * (size_t)(t->asked_count + 1));
     t->asked[t->asked_count] = number;
@@ -390,8 +456,7 @@ int main(int argc, char **argv)
         Table *t = order[next_random() % (uint64_t)materials];
         uint64_t number;
         do number = next_random() % t->space;
-        while (!valid_number(t, number));
-        position_of(t, number, &positions[2 * s]);
+        while (!position_of(t, number, &positions[2 * s]));
         mirrored(&positions[2 * s], &positions[2 * s + 1]);
         asked[2 * s] = ask(&positions[2 * s]);
         asked[2 * s + 1] = ask(&positions[2 * s + 1]);

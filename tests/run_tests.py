@@ -26,6 +26,7 @@ import tests_robustness  # noqa: E402,F401
 import tests_contact  # noqa: E402,F401
 import tests_hub  # noqa: E402,F401
 import tests_dxp  # noqa: E402,F401
+import tests_egdb  # noqa: E402,F401
 
 
 def main():
