@@ -159,8 +159,9 @@ static void first_look(Unit *u, uint64_t index, const DraughtsBoard *board, int 
     const Variant *v = u->b->variant;
     Position pos;
     draughts_setup(v, &pos, board->pieces[SIDE_WHITE], board->pieces[SIDE_BLACK], board->kings, side);
-    int n = v->generate(v, &pos, list);
-    int inside = 0, flags = n && list[0].bits ? CAPTURES : 0;
+    bool captures = draughts_has_capture(v, &pos);
+    int n = captures ? v->generate(v, &pos, list) : draughts_quiet_moves(v, &pos, list);
+    int inside = 0, flags = captures ? CAPTURES : 0;
     bool draw = false;
     for (int i = 0; i < n; i++) {
         const Move *m = &list[i];
@@ -401,9 +402,8 @@ static void complete_work(void *context, int thread, uint64_t begin, uint64_t en
         egdb_king_walk_kings(&walk, &white_kings, &black_kings);
         Position pos;
         draughts_setup(v, &pos, white_men | white_kings, black_men | black_kings, white_kings | black_kings, SIDE_WHITE);
-        bool forced;
-        int n = v->generate_noisy(v, &pos, list, &forced);
-        if (!forced) continue;
+        if (!draughts_has_capture(v, &pos)) continue;
+        int n = v->generate(v, &pos, list);
         int best = EGDB_LOSS;
         for (int k = 0; k < n && best != EGDB_WIN; k++) {
             Position child;
@@ -462,40 +462,17 @@ static void copy_work(void *context, int thread, uint64_t begin, uint64_t end)
     memcpy(x->dtz + begin, x->u->aux[SIDE_WHITE] + begin, (size_t)(end - begin));
 }
 
-/* Over men configurations of the unit: each Black-to-move position goes to its mirror's number
- * (every target number is written once, so threads never share a byte). */
-static void mirror_work(void *context, int thread, uint64_t begin, uint64_t end)
+/* Over men configurations of the unit, each position turned into its colour mirror: either the
+ * Black-to-move value goes to the mirror material's number (every target number is written
+ * once, so threads never share a byte), or, for a symmetric material, it is checked against the
+ * White-to-move value of the mirror position — a check of the whole solution. */
+static void turned_work(void *context, int thread, uint64_t begin, uint64_t end)
 {
     (void)thread;
     Extract *x = context;
     const Unit *u = x->u;
     const EgdbIndex *ix = u->ix;
-    for (uint64_t c = begin; c < end; c++) {
-        uint64_t white_men, black_men;
-        egdb_men_of(ix, c, &white_men, &black_men);
-        EgdbKingFrame frame;
-        egdb_king_frame(u->b->rules->board_mask, white_men | black_men, &frame);
-        EgdbKingWalk walk;
-        egdb_king_walk_start(&walk, ix, &frame, 0);
-        for (uint64_t k = 0; k < ix->king_configs; k++, egdb_king_walk_next(&walk)) {
-            uint64_t white_kings, black_kings;
-            egdb_king_walk_kings(&walk, &white_kings, &black_kings);
-            DraughtsBoard board = {{white_men | white_kings, black_men | black_kings}, white_kings | black_kings}, turned;
-            egdb_mirror(u->b->rules, &board, &turned);
-            uint64_t i = c * ix->king_configs + k, j = egdb_index_of(x->target, &turned);
-            x->value[j] = u->value[SIDE_BLACK][i];
-            x->dtz[j] = u->aux[SIDE_BLACK][i];
-        }
-    }
-}
-
-/* A symmetric material's two halves must mirror each other: a check of the whole solution. */
-static void symmetry_work(void *context, int thread, uint64_t begin, uint64_t end)
-{
-    (void)thread;
-    Extract *x = context;
-    const Unit *u = x->u;
-    const EgdbIndex *ix = u->ix;
+    bool checking = x->target == ix;
     uint64_t wrong = 0;
     for (uint64_t c = begin; c < end; c++) {
         uint64_t white_men, black_men;
@@ -509,11 +486,16 @@ static void symmetry_work(void *context, int thread, uint64_t begin, uint64_t en
             egdb_king_walk_kings(&walk, &white_kings, &black_kings);
             DraughtsBoard board = {{white_men | white_kings, black_men | black_kings}, white_kings | black_kings}, turned;
             egdb_mirror(u->b->rules, &board, &turned);
-            uint64_t i = c * ix->king_configs + k, j = egdb_index_of(ix, &turned);
-            wrong += u->value[SIDE_BLACK][j] != u->value[SIDE_WHITE][i] || u->aux[SIDE_BLACK][j] != u->aux[SIDE_WHITE][i];
+            uint64_t i = c * ix->king_configs + k, j = egdb_index_of(x->target, &turned);
+            if (checking)
+                wrong += u->value[SIDE_BLACK][j] != u->value[SIDE_WHITE][i] || u->aux[SIDE_BLACK][j] != u->aux[SIDE_WHITE][i];
+            else {
+                x->value[j] = u->value[SIDE_BLACK][i];
+                x->dtz[j] = u->aux[SIDE_BLACK][i];
+            }
         }
     }
-    atomic_fetch_add(&x->mismatches, wrong);
+    if (wrong) atomic_fetch_add(&x->mismatches, wrong);
 }
 
 static void pack_work(void *context, int thread, uint64_t begin, uint64_t end)
@@ -661,10 +643,11 @@ static bool build_unit(Builder *b, EgdbMaterial m, char *err, size_t errlen)
         } else if (half == 0)
             parallel_for(threads, size, 1 << 20, copy_work, &x);
         else
-            parallel_for(threads, ix.men_configs, ix.men_configs / (uint64_t)(threads * 16) + 1, mirror_work, &x);
+            parallel_for(threads, ix.men_configs, ix.men_configs / (uint64_t)(threads * 16) + 1, turned_work, &x);
         if (ok) parallel_for(threads, size, 1 << 20, pack_work, &x);
         if (ok && symmetric) {
-            parallel_for(threads, ix.men_configs, ix.men_configs / (uint64_t)(threads * 16) + 1, symmetry_work, &x);
+            x.target = &ix;
+            parallel_for(threads, ix.men_configs, ix.men_configs / (uint64_t)(threads * 16) + 1, turned_work, &x);
             if (atomic_load(&x.mismatches)) {
                 char name[64];
                 egdb_material_name(m, name, sizeof name);
@@ -773,6 +756,9 @@ bool egdb_build(const EgdbBuildOptions *options, char *err, size_t errlen)
         bool symmetric = egdb_material_equal(m, mirror);
         if (read_finished(b, m) && (symmetric || read_finished(b, mirror))) {
             b->work_done += work;
+            fprintf(options->log, "%s [%d/%d] %s%s%s: finished before, read\n", b->variant->name, i + 1, count, name,
+                    symmetric ? "" : " and ", symmetric ? "" : mirror_name);
+            fflush(options->log);
             continue;
         }
         double started = seconds_now();

@@ -323,6 +323,20 @@ void egdb_table_free(EgdbTableFile *t)
     memset(t, 0, sizeof *t);
 }
 
+/* The next run of a block coded in runs: false when the block ends or is malformed. */
+static bool next_run(const uint8_t **p, const uint8_t *end, bool wdl, int *value, uint64_t *length)
+{
+    if (*p >= end) return false;
+    if (wdl) {
+        uint8_t token = *(*p)++;
+        *value = token >> 6;
+        *length = token & 63;
+        return *length || get_varint(p, end, length);
+    }
+    *value = *(*p)++;
+    return get_varint(p, end, length);
+}
+
 int egdb_table_get(const EgdbTableFile *t, uint64_t index)
 {
     if (index >= t->positions) return EGDB_UNKNOWN;
@@ -335,19 +349,9 @@ int egdb_table_get(const EgdbTableFile *t, uint64_t index)
         if (wdl) return p + at / 4 < end ? (p[at / 4] >> (2 * (at % 4))) & 3 : EGDB_UNKNOWN;
         return p + at < end ? p[at] : EGDB_UNKNOWN;
     }
-    uint64_t covered = 0;
-    while (p < end) {
-        int value;
-        uint64_t length;
-        if (wdl) {
-            uint8_t token = *p++;
-            value = token >> 6;
-            length = token & 63;
-            if (!length && !get_varint(&p, end, &length)) return EGDB_UNKNOWN;
-        } else {
-            value = *p++;
-            if (!get_varint(&p, end, &length)) return EGDB_UNKNOWN;
-        }
+    uint64_t covered = 0, length;
+    int value;
+    while (next_run(&p, end, wdl, &value, &length)) {
         covered += length;
         if (at < covered) return value;
     }
@@ -375,19 +379,8 @@ bool egdb_table_unpack(const EgdbTableFile *t, uint8_t *out)
                     if (p + i >= end) return false;
                     value = p[i];
                 }
-            } else {
-                if (p >= end) return false;
-                if (wdl) {
-                    uint8_t token = *p++;
-                    value = token >> 6;
-                    length = token & 63;
-                    if (!length && !get_varint(&p, end, &length)) return false;
-                } else {
-                    value = *p++;
-                    if (!get_varint(&p, end, &length)) return false;
-                }
-                if (length > n - i) return false;
-            }
+            } else if (!next_run(&p, end, wdl, &value, &length) || length > n - i)
+                return false;
             for (uint64_t k = 0; k < length; k++, i++, index++) {
                 if (wdl)
                     out[index / 4] |= (uint8_t)(value << (2 * (index % 4)));

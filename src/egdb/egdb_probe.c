@@ -202,10 +202,10 @@ int egdb_probe_wdl(const EgdbSet *s, const Position *pos)
     uint64_t index;
     const MaterialTables *t = find(s, pos, &index);
     if (!t) return EGDB_UNKNOWN;
-    Move list[MAX_MOVES];
-    bool forced;
-    int n = s->variant->generate_noisy(s->variant, pos, list, &forced);
-    if (forced) return wdl_of_captures(s, pos, list, n);
+    if (draughts_has_capture(s->variant, pos)) {
+        Move list[MAX_MOVES];
+        return wdl_of_captures(s, pos, list, s->variant->generate(s->variant, pos, list));
+    }
     int value = egdb_table_get(&t->wdl, index);
     return value >= EGDB_LOSS && value <= EGDB_WIN ? value : EGDB_UNKNOWN;
 }
@@ -218,14 +218,12 @@ int egdb_probe_dtz(const EgdbSet *s, const Position *pos)
     int value = egdb_probe_wdl(s, pos);
     if (value != EGDB_WIN && value != EGDB_LOSS) return -1;
     const Variant *v = s->variant;
-    Move list[MAX_MOVES];
-    bool forced;
-    v->generate_noisy(v, pos, list, &forced);
     const DraughtsBoard *b = CBOARD(pos);
     uint64_t kings = b->pieces[pos->side] & b->kings;
     /* a capture, or any move of a side without a king, converts at once */
-    if (forced || !kings) return 0;
-    int n = v->generate(v, pos, list);
+    if (!kings || draughts_has_capture(v, pos)) return 0;
+    Move list[MAX_MOVES];
+    int n = draughts_quiet_moves(v, pos, list);
     if (value == EGDB_WIN) {
         /* a man's move that wins converts now; otherwise the file has it */
         for (int i = 0; i < n; i++) {

@@ -465,6 +465,21 @@ int draughts_quiet_moves(const Variant *v, const Position *pos, Move *list)
     return generate_quiet(RULES(v), pos, list);
 }
 
+bool draughts_has_capture(const Variant *v, const Position *pos)
+{
+    const DraughtsRules *r = RULES(v);
+    const DraughtsBoard *b = CBOARD(pos);
+    int us = pos->side;
+    uint64_t own = b->pieces[us], empty = r->board_mask & ~(b->pieces[0] | b->pieces[1]);
+    if (men_that_can_capture(r, own & ~b->kings, b->pieces[us ^ 1], empty, us)) return true;
+    CaptureSearch cs;
+    start_capture_search(&cs, r, pos);
+    cs.empty = empty;
+    for (uint64_t kings = own & b->kings; kings;)
+        if (king_can_capture(&cs, pop_lowest(&kings), 0)) return true;
+    return false;
+}
+
 /* ---------------------------------------------------------------- draws and ends */
 
 static const char *draughts_counter_draw(const Variant *v, const Position *pos)
