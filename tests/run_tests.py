@@ -39,6 +39,9 @@ def main():
     parser.add_argument("-k", help="run only tests whose name contains this")
     args = parser.parse_args()
     os.environ["DONJON_FULL_PERFT"] = "1" if args.full else ""
+    # engines started by the tests see no endgame databases unless a test gives EGDBPath: what a
+    # local `make egdb` left beside the binary must not change what they play
+    os.environ["DONJON_EGDB"] = "/dev/null/no-egdb"
 
     builds = [("", os.path.abspath(args.engine), None, [], 1)]
     sanitizer_env = dict(os.environ)

@@ -32,6 +32,7 @@ int egdb_probe_dtz(const EgdbSet *s, const Position *pos);
 /* The largest dtz of the position's material (a bound that saves probing), or -1. */
 int egdb_longest_dtz(const EgdbSet *s, const Position *pos);
 
-/* Where the engine looks when told nothing: the folder egdb beside the executable. */
+/* Where the engine looks when told nothing: the folder egdb beside the executable, or the one the
+ * environment variable DONJON_EGDB names. */
 void egdb_default_directory(char *out, size_t len);
 #endif
