@@ -190,6 +190,11 @@ static void first_look(Unit *u, uint64_t index, const DraughtsBoard *board, int 
         u->aux[side][index] = 0;
         return;
     }
+    if (inside >= DRAWING_EXIT) {
+        /* 127 king moves: more kings than any table this format is meant for */
+        fprintf(stderr, "egdb build: too many king moves in one position (%d)\n", inside);
+        abort();
+    }
     u->value[side][index] = UNDECIDED;
     u->aux[side][index] = (uint8_t)(inside | (draw ? DRAWING_EXIT : 0));
 }
@@ -659,9 +664,11 @@ static bool build_unit(Builder *b, EgdbMaterial m, char *err, size_t errlen)
         if (ok) ok = write_tables(b, target, s, value, dtz, err, errlen);
         free(value);
         free(dtz);
-        if (ok)
+        if (ok) {
+            /* (a resumed build may have read one half of the pair) */
+            solved_free(b->solved[egdb_material_code(target)]);
             b->solved[egdb_material_code(target)] = s;
-        else
+        } else
             solved_free(s);
     }
 done:
