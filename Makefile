@@ -70,7 +70,17 @@ egdb-full: donjon
 	./donjon egdb build --variant checkers,russian,brazilian --pieces 6 --out egdb --threads $(EGDB_THREADS)
 	./donjon egdb build --variant international --pieces 5 --out egdb --threads $(EGDB_THREADS)
 
+# the browser board, one engine per tab: open the address it prints (PORT=... for another port)
+PORT ?= 8080
+serve: donjon
+	scripts/serve --port $(PORT)
+
+# what the browser tests need (Debian's chromium, chromium-driver, python3-selenium); without
+# apt or a network it warns and the browser tests report themselves skipped
+setup:
+	scripts/setup
+
 clean:
 	rm -rf donjon build
 
-.PHONY: native run asan tsan sanitize test fuzz fuzz-short perft-full bench egdb egdb-full clean
+.PHONY: native run asan tsan sanitize test fuzz fuzz-short perft-full bench egdb egdb-full serve setup clean

@@ -2,13 +2,29 @@
 
 Draughts games carry the standard GameType tag (20 international, 21 checkers, 25 russian,
 26 brazilian) and a FEN tag only when they do not start from the standard position; the other
-games carry a Variant tag and always a FEN tag, Donjon's FEN of the game's first position.
+games carry a Variant tag and a FEN tag with Donjon's FEN of the game's first position (none
+when that is unknown: the standard start).
 Move numbers count from the variant's first mover: a record whose first move is the other
 side's starts with `1...` (and a checkers record from the start, where Black moves first, with
 `1. <black move> <white move>`)."""
 import datetime
 
 GAME_TYPES = {"international": 20, "checkers": 21, "russian": 25, "brazilian": 26}
+
+
+def first_mover(variant):
+    """Who moves first from the variant's start."""
+    return "black" if variant == "checkers" else "white"
+
+
+def side_of_fen(fen):
+    """'white' or 'black' to move in a FEN of any of the games (None for None)."""
+    if not fen:
+        return None
+    fen = fen.strip()
+    if fen[:1] in ("W", "B") and fen[1:2] == ":":  # draughts: W:W…:B…
+        return "white" if fen[0] == "W" else "black"
+    return "black" if fen.split()[-1].startswith("b") else "white"
 
 
 def movetext(moves, result, other_side_first):

@@ -150,6 +150,17 @@ bool eval_weights_write(const char *path, const Variant *v, const int16_t *openi
     return ok;
 }
 
+void *eval_weight_pairs(const Variant *v, const int16_t *opening, const int16_t *ending)
+{
+    int count = v->features->count;
+    WeightPair *pairs = malloc(sizeof *pairs * (size_t)count);
+    for (int i = 0; pairs && i < count; i++) {
+        pairs[i].pair[0] = opening[i];
+        pairs[i].pair[1] = ending[i];
+    }
+    return pairs;
+}
+
 int learned_evaluate(const Variant *v, const Position *pos, const EvalWeights *w)
 {
     if (w->prepared) {

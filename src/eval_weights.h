@@ -22,6 +22,14 @@
 #define WEIGHTS_HEADER_BYTES 96
 #define WEIGHT_UNIT 16
 
+/* A weight's two phases side by side (the fast paths' layout: one memory access a feature). */
+typedef struct {
+    int16_t pair[2];
+} WeightPair;
+
+/* FeatureSet.prepare for modules whose fast path needs only the weights in pairs. */
+void *eval_weight_pairs(const Variant *v, const int16_t *opening, const int16_t *ending);
+
 typedef struct EvalWeights {
     char variant[25];
     char features[41];

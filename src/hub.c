@@ -10,6 +10,7 @@
 #include "draughts_text.h"
 #include "engine.h"
 #include "games/draughts.h"
+#include "text_io.h"
 #include "version.h"
 
 #include <errno.h>
@@ -26,19 +27,6 @@
 /* a Hub score is in men; a win in N plies is written as 100 - N/100 men, as Hub engines do */
 #define HUB_WIN_SCORE 10000
 
-static pthread_mutex_t output_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void emit(const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    pthread_mutex_lock(&output_lock);
-    vfprintf(stdout, format, args);
-    fputc('\n', stdout);
-    fflush(stdout);
-    pthread_mutex_unlock(&output_lock);
-    va_end(args);
-}
 
 /* `error message="…"`; the text must not hold a double quote, so any becomes a single one. */
 static void error(const char *format, ...)
@@ -50,7 +38,7 @@ static void error(const char *format, ...)
     va_end(args);
     for (char *c = text; *c; c++)
         if (*c == '"' || (unsigned char)*c < 32 || (unsigned char)*c > 126) *c = *c == '"' ? '\'' : '?';
-    emit("error message=\"%s\"", text);
+    text_emit("error message=\"%s\"", text);
 }
 
 /* ------------------------------------------------------------ the search limits a `level` sets */
@@ -138,17 +126,6 @@ static const HubArg *find_arg(const HubLine *line, const char *name)
     return NULL;
 }
 
-/* A whole decimal integer in [low, high]. */
-static bool parse_integer(const char *text, long long low, long long high, long long *out)
-{
-    if (!text || !*text) return false;
-    errno = 0;
-    char *end;
-    long long value = strtoll(text, &end, 10);
-    if (*end || errno == ERANGE || value < low || value > high) return false;
-    *out = value;
-    return true;
-}
 
 /* A number of seconds (a real number, at most a year) as milliseconds. A clock may be negative
  * (a GUI that takes the increment off an almost empty clock): it is read as empty. */
@@ -190,7 +167,7 @@ static void on_info(void *context, const Position *root, const SearchInfo *info)
     }
     double seconds = info->time_ms / 1000.0;
     double mnps = info->time_ms > 0 ? info->nodes / (info->time_ms * 1000.0) : 0.0;
-    emit("info depth=%d score=%.2f nodes=%" PRIu64 " time=%.3f nps=%.2f pv=\"%s\"", info->depth,
+    text_emit("info depth=%d score=%.2f nodes=%" PRIu64 " time=%.3f nps=%.2f pv=\"%s\"", info->depth,
          score_in_men(info->score), info->nodes, seconds, mnps, pv);
 }
 
@@ -200,16 +177,16 @@ static void on_bestmove(void *context, const Position *root, const Move *best, c
     Hub *h = context;
     const Variant *v = engine_variant(h->engine);
     if (!best) {
-        emit("done");
+        text_emit("done");
         return;
     }
     char best_text[MOVE_TEXT_MAX], ponder_text[MOVE_TEXT_MAX];
     hub_move_text(v, best, best_text, sizeof best_text);
     if (ponder) {
         hub_move_text(v, ponder, ponder_text, sizeof ponder_text);
-        emit("done move=%s ponder=%s", best_text, ponder_text);
+        text_emit("done move=%s ponder=%s", best_text, ponder_text);
     } else
-        emit("done move=%s", best_text);
+        text_emit("done move=%s", best_text);
 }
 
 /* ------------------------------------------------------------ commands */
@@ -228,7 +205,7 @@ static const Variant *variant_from_hub_name(const char *name)
 
 static void command_hub(Hub *h)
 {
-    emit("id name=Donjon version=%s author=\"the Donjon developers\"", DONJON_VERSION);
+    text_emit("id name=Donjon version=%s author=\"the Donjon developers\"", DONJON_VERSION);
     char values[256];
     size_t used = (size_t)snprintf(values, sizeof values, "%s", HUB_VARIANT_NAME);
     for (int i = 0; variant_at(i); i++) {
@@ -236,10 +213,10 @@ static void command_hub(Hub *h)
         if (draughts_is_variant(v) && v != &variant_international)
             used += (size_t)snprintf(values + used, sizeof values - used, " %s", v->name);
     }
-    emit("param name=variant value=%s type=enum values=\"%s\"", hub_variant_name(engine_variant(h->engine)), values);
-    emit("param name=threads value=%d type=int min=1 max=%d", h->threads, THREADS_MAX);
-    emit("param name=hash value=%d type=int min=1 max=%d", h->hash_mb, HASH_MAX_MB);
-    emit("wait");
+    text_emit("param name=variant value=%s type=enum values=\"%s\"", hub_variant_name(engine_variant(h->engine)), values);
+    text_emit("param name=threads value=%d type=int min=1 max=%d", h->threads, THREADS_MAX);
+    text_emit("param name=hash value=%d type=int min=1 max=%d", h->hash_mb, HASH_MAX_MB);
+    text_emit("wait");
 }
 
 static void command_set_param(Hub *h, const HubLine *line)
@@ -258,14 +235,14 @@ static void command_set_param(Hub *h, const HubLine *line)
         else
             engine_set_variant(h->engine, v);
     } else if (strcmp(name->value, "threads") == 0) {
-        if (!parse_integer(value->value, 1, THREADS_MAX, &number))
+        if (!text_parse_integer(value->value, 1, THREADS_MAX, &number))
             error("threads must be an integer from 1 to %d", THREADS_MAX);
         else if (!engine_set_threads(h->engine, (int)number, err, sizeof err))
             error("%s", err);
         else
             h->threads = (int)number;
     } else if (strcmp(name->value, "hash") == 0) {
-        if (!parse_integer(value->value, 1, HASH_MAX_MB, &number))
+        if (!text_parse_integer(value->value, 1, HASH_MAX_MB, &number))
             error("hash must be an integer from 1 to %d (MB)", HASH_MAX_MB);
         else if (!engine_set_hash(h->engine, (size_t)number, err, sizeof err))
             error("%s", err);
@@ -342,11 +319,11 @@ static void command_level(Hub *h, const HubLine *line)
         if (strcmp(a->name, "infinite") == 0)
             level.infinite = limited = true;
         else if (strcmp(a->name, "depth") == 0) {
-            good = parse_integer(a->value, 1, MAX_PLY - 1, &number);
+            good = text_parse_integer(a->value, 1, MAX_PLY - 1, &number);
             level.depth = (int)number;
             limited = true;
         } else if (strcmp(a->name, "nodes") == 0) {
-            good = parse_integer(a->value, 1, INT64_MAX, &number);
+            good = text_parse_integer(a->value, 1, INT64_MAX, &number);
             level.nodes = (uint64_t)number;
             limited = true;
         } else if (strcmp(a->name, "move-time") == 0) {
@@ -358,7 +335,7 @@ static void command_level(Hub *h, const HubLine *line)
         } else if (strcmp(a->name, "inc") == 0)
             good = parse_seconds(a->value, false, &level.increment_ms);
         else if (strcmp(a->name, "moves") == 0) {
-            good = parse_integer(a->value, 0, 100000, &number);
+            good = text_parse_integer(a->value, 0, 100000, &number);
             level.moves = (int)number;
         }
         if (!good) {
@@ -395,7 +372,7 @@ static void command_go(Hub *h, const HubLine *line)
     static Move legal[MAX_MOVES]; /* input thread only */
     if (v->generate(v, engine_position(h->engine), legal) == 0) {
         error("no legal move in this position");
-        emit("done");
+        text_emit("done");
         return;
     }
     static SearchLimits limits; /* large: kept off the stack; input thread only */
@@ -436,11 +413,11 @@ static bool handle_line(Hub *h, char *text)
     }
     if (strcmp(c, "quit") == 0) return false;
     if (strcmp(c, "ping") == 0)
-        emit("pong");
+        text_emit("pong");
     else if (strcmp(c, "hub") == 0)
         command_hub(h);
     else if (strcmp(c, "init") == 0)
-        emit("ready");
+        text_emit("ready");
     else if (strcmp(c, "set-param") == 0)
         command_set_param(h, &line);
     else if (strcmp(c, "pos") == 0)
@@ -458,26 +435,19 @@ static bool handle_line(Hub *h, char *text)
     return true;
 }
 
+static bool handle_input(void *context, char *line) { return handle_line(context, line); }
+
 int hub_loop(FILE *in)
 {
     Hub h = {.level = DEFAULT_LEVEL, .threads = 1, .hash_mb = 16};
     SearchCallbacks callbacks = {.context = &h, .info = on_info, .bestmove = on_bestmove};
     h.engine = engine_new(&callbacks);
     if (!h.engine) {
-        emit("error message=\"cannot start the engine (out of memory)\"");
+        text_emit("error message=\"cannot start the engine (out of memory)\"");
         return 1;
     }
     engine_set_variant(h.engine, &variant_international);
-    char *line = NULL;
-    size_t capacity = 0;
-    ssize_t length;
-    while ((length = getline(&line, &capacity, in)) >= 0) {
-        /* NUL bytes would cut the line short: read them as blanks */
-        for (ssize_t i = 0; i < length; i++)
-            if (line[i] == 0) line[i] = ' ';
-        if (!handle_line(&h, line)) break;
-    }
-    free(line);
+    text_read_lines(in, handle_input, &h);
     engine_stop(h.engine);
     engine_wait(h.engine);
     engine_free(h.engine);

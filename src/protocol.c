@@ -1,8 +1,7 @@
 /*
  * protocol.c — reads command lines, dispatches them to the engine facade, and owns
  * every byte written to stdout. Search output arrives through callbacks from search
- * threads, so all writing goes through one lock (the only global shared mutable state
- * of this file, designed so).
+ * threads, so all writing goes through text_emit's lock (text_io.c).
  */
 #include "protocol.h"
 
@@ -12,6 +11,7 @@
 #include "engine.h"
 #include "eval_weights.h"
 #include "perft.h"
+#include "text_io.h"
 #include "version.h"
 
 #include <ctype.h>
@@ -32,19 +32,6 @@
 #define FUZZ_CAP(value, cap) (value)
 #endif
 
-static pthread_mutex_t output_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void emit(const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    pthread_mutex_lock(&output_lock);
-    vfprintf(stdout, format, args);
-    fputc('\n', stdout);
-    fflush(stdout);
-    pthread_mutex_unlock(&output_lock);
-    va_end(args);
-}
 
 typedef struct Protocol Protocol;
 
@@ -91,7 +78,7 @@ static void error(const char *format, ...)
     va_start(args, format);
     vsnprintf(text, sizeof text, format, args);
     va_end(args);
-    emit("info string error: %s", text);
+    text_emit("info string error: %s", text);
 }
 
 /* ------------------------------------------------------------ search output */
@@ -124,7 +111,7 @@ static void on_info(void *context, const Position *root, const SearchInfo *info)
     pv[used] = 0;
     format_score(info->score, score, sizeof score);
     uint64_t nps = info->time_ms > 0 ? info->nodes * 1000 / (uint64_t)info->time_ms : info->nodes * 1000;
-    emit("info depth %d seldepth %d multipv %d score %s%s nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64
+    text_emit("info depth %d seldepth %d multipv %d score %s%s nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64
          " pv%s",
          info->depth, info->seldepth, info->multipv, score,
          info->bound == BOUND_LOWER ? " lowerbound" : info->bound == BOUND_UPPER ? " upperbound" : "", info->nodes,
@@ -136,7 +123,7 @@ static void on_bestmove(void *context, const Position *root, const Move *best, c
     Protocol *p = context;
     const Variant *v = engine_variant(p->engine);
     if (!best) {
-        emit("bestmove (none)");
+        text_emit("bestmove (none)");
         return;
     }
     char best_text[MOVE_TEXT_MAX], ponder_text[MOVE_TEXT_MAX];
@@ -145,25 +132,13 @@ static void on_bestmove(void *context, const Position *root, const Move *best, c
         Position next;
         v->make_move(v, root, best, &next);
         v->format_move(v, &next, ponder, ponder_text, sizeof ponder_text);
-        emit("bestmove %s ponder %s", best_text, ponder_text);
+        text_emit("bestmove %s ponder %s", best_text, ponder_text);
     } else
-        emit("bestmove %s", best_text);
+        text_emit("bestmove %s", best_text);
 }
 
 /* ------------------------------------------------------------ numbers */
 
-/* Parses a whole decimal integer into [low, high]; false (and no change) otherwise. */
-static bool parse_integer(const char *text, long long low, long long high, long long *out)
-{
-    if (!text || !*text) return false;
-    errno = 0;
-    char *end;
-    long long value = strtoll(text, &end, 10);
-    if (*end || errno == ERANGE) return false;
-    if (value < low || value > high) return false;
-    *out = value;
-    return true;
-}
 
 /* Like parse_integer, but a too-large or too-small value is clamped instead of refused. */
 static bool parse_clamped(const char *text, long long low, long long high, long long *out)
@@ -184,14 +159,14 @@ static bool parse_clamped(const char *text, long long low, long long high, long 
 static void command_uci(Protocol *p)
 {
     (void)p;
-    emit("id name Donjon %s", DONJON_VERSION);
-    emit("id author the Donjon developers");
+    text_emit("id name Donjon %s", DONJON_VERSION);
+    text_emit("id author the Donjon developers");
     char variants[1024];
     size_t used = (size_t)snprintf(variants, sizeof variants, "option name UCI_Variant type combo default %s",
                                    default_variant()->name);
     for (int i = 0; variant_at(i); i++)
         used += (size_t)snprintf(variants + used, sizeof variants - used, " var %s", variant_at(i)->name);
-    emit("%s", variants);
+    text_emit("%s", variants);
     /* each variant's rule option, once per name */
     for (int i = 0; variant_at(i); i++) {
         const Variant *v = variant_at(i);
@@ -205,31 +180,31 @@ static void command_uci(Protocol *p)
                                        v->option_values[0]);
         for (int k = 0; v->option_values[k]; k++)
             used += (size_t)snprintf(line + used, sizeof line - used, " var %s", v->option_values[k]);
-        emit("%s", line);
+        text_emit("%s", line);
     }
-    emit("option name Threads type spin default 1 min 1 max %d", THREADS_MAX);
-    emit("option name Hash type spin default 16 min 1 max %d", HASH_MAX_MB);
-    emit("option name Clear Hash type button");
-    emit("option name Move Overhead type spin default 30 min 0 max 5000");
-    emit("option name Ponder type check default false");
-    emit("option name MultiPV type spin default 1 min 1 max %d", MAX_MULTIPV);
-    emit("option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
-    emit("option name EvalFile type string default <built-in>");
-    emit("option name EGDBPath type string default <default>");
-    emit("uciok");
+    text_emit("option name Threads type spin default 1 min 1 max %d", THREADS_MAX);
+    text_emit("option name Hash type spin default 16 min 1 max %d", HASH_MAX_MB);
+    text_emit("option name Clear Hash type button");
+    text_emit("option name Move Overhead type spin default 30 min 0 max 5000");
+    text_emit("option name Ponder type check default false");
+    text_emit("option name MultiPV type spin default 1 min 1 max %d", MAX_MULTIPV);
+    text_emit("option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
+    text_emit("option name EvalFile type string default <built-in>");
+    text_emit("option name EGDBPath type string default <default>");
+    text_emit("uciok");
 }
 
 /* Opens the current variant's endgame databases when first wanted, and says what came of it. */
 static void open_egdb(Protocol *p)
 {
     char message[2048];
-    if (engine_open_egdb(p->engine, message, sizeof message)) emit("info string %s", message);
+    if (engine_open_egdb(p->engine, message, sizeof message)) text_emit("info string %s", message);
 }
 
 static void announce_variant(Protocol *p)
 {
     const Variant *v = engine_variant(p->engine);
-    emit("info string variant %s board %dx%d startpos %s", v->name, v->cols, v->rows, v->start_fen);
+    text_emit("info string variant %s board %dx%d startpos %s", v->name, v->cols, v->rows, v->start_fen);
 }
 
 /* A variant's rule option (e.g. Handicap); false when no variant has an option of that name. */
@@ -250,7 +225,7 @@ static bool set_variant_option(Protocol *p, const char *name, const char *value)
         }
         engine_set_variant_option(p->engine, v, index);
         if (v != engine_variant(p->engine))
-            emit("info string %s is a rule of %s: it takes effect in %s games", v->option_name, v->name, v->name);
+            text_emit("info string %s is a rule of %s: it takes effect in %s games", v->option_name, v->name, v->name);
     }
     return known;
 }
@@ -289,25 +264,25 @@ static void command_setoption(Protocol *p, char **tokens, int count)
         announce_variant(p);
     } else if (strcasecmp(name, "Threads") == 0) {
         char err[256];
-        if (!parse_integer(value, 1, THREADS_MAX, &number))
+        if (!text_parse_integer(value, 1, THREADS_MAX, &number))
             error("Threads must be an integer from 1 to %d", THREADS_MAX);
         else if (!engine_set_threads(p->engine, (int)FUZZ_CAP(number, 4), err, sizeof err))
             error("%s", err);
     } else if (strcasecmp(name, "Hash") == 0) {
         char err[256];
-        if (!parse_integer(value, 1, HASH_MAX_MB, &number))
+        if (!text_parse_integer(value, 1, HASH_MAX_MB, &number))
             error("Hash must be an integer from 1 to %d (MB)", HASH_MAX_MB);
         else if (!engine_set_hash(p->engine, (size_t)FUZZ_CAP(number, 64), err, sizeof err))
             error("%s", err);
     } else if (strcasecmp(name, "Clear Hash") == 0) {
         engine_new_game(p->engine);
     } else if (strcasecmp(name, "Move Overhead") == 0) {
-        if (!parse_integer(value, 0, 5000, &number))
+        if (!text_parse_integer(value, 0, 5000, &number))
             error("Move Overhead must be an integer from 0 to 5000 (ms)");
         else
             p->move_overhead = number;
     } else if (strcasecmp(name, "MultiPV") == 0) {
-        if (!parse_integer(value, 1, MAX_MULTIPV, &number))
+        if (!text_parse_integer(value, 1, MAX_MULTIPV, &number))
             error("MultiPV must be an integer from 1 to %d", MAX_MULTIPV);
         else
             p->multipv = (int)number;
@@ -317,14 +292,14 @@ static void command_setoption(Protocol *p, char **tokens, int count)
             error("EvalFile: %s; the current weights stay", err);
         else {
             const EvalWeights *w = engine_weights(p->engine);
-            emit("info string EvalFile: %s uses %s", engine_variant(p->engine)->name,
+            text_emit("info string EvalFile: %s uses %s", engine_variant(p->engine)->name,
                  w ? w->origin : "its hand-set evaluation (no built-in weights)");
         }
     } else if (strcasecmp(name, "EGDBPath") == 0) {
         engine_set_egdb_path(p->engine, value);
         open_egdb(p);
     } else if (strcasecmp(name, "Skill Level") == 0) {
-        if (!parse_integer(value, 0, SKILL_MAX, &number))
+        if (!text_parse_integer(value, 0, SKILL_MAX, &number))
             error("Skill Level must be an integer from 0 to %d", SKILL_MAX);
         else
             p->skill_level = (int)number;
@@ -385,7 +360,7 @@ static void print_perft_line(void *context, const char *move, uint64_t count)
 {
     PerftJob *job = context;
     job->moves_counted++;
-    emit("%s: %" PRIu64, move, count);
+    text_emit("%s: %" PRIu64, move, count);
 }
 
 static void run_perft(void *argument, const atomic_bool *stop)
@@ -395,17 +370,17 @@ static void run_perft(void *argument, const atomic_bool *stop)
     job->moves_counted = 0;
     uint64_t total = perft_divide(job->variant, &job->position, job->depth, stop, print_perft_line, job, &completed);
     if (!completed) {
-        emit("info string perft stopped after %d moves", job->moves_counted);
+        text_emit("info string perft stopped after %d moves", job->moves_counted);
         return;
     }
-    emit("");
-    emit("Nodes searched: %" PRIu64, total);
+    text_emit("%s", "");
+    text_emit("Nodes searched: %" PRIu64, total);
 }
 
 static void command_perft(Protocol *p, char **args, int count)
 {
     long long depth;
-    if (count != 1 || !parse_integer(args[0], 0, 64, &depth)) {
+    if (count != 1 || !text_parse_integer(args[0], 0, 64, &depth)) {
         error("perft needs one depth from 0 to 64");
         return;
     }
@@ -512,7 +487,7 @@ static void command_go(Protocol *p, char **tokens, int count)
     bool any_clock = limits.clock[SIDE_WHITE] >= 0 || limits.clock[SIDE_BLACK] >= 0;
     if (any_clock && limits.clock[side] < 0) {
         /* a clock for the other side only: the side to move has none, so it has no time */
-        emit("info string go gives no clock for the side to move (%s): it moves at once",
+        text_emit("info string go gives no clock for the side to move (%s): it moves at once",
              side == SIDE_WHITE ? "wtime" : "btime");
         limits.clock[side] = 0;
     }
@@ -531,8 +506,8 @@ static void command_go(Protocol *p, char **tokens, int count)
     engine_wait(p->engine);
     engine_result(p->engine, result, sizeof result);
     if (strcmp(result, "none") != 0) {
-        emit("info string game over: %s", result);
-        emit("bestmove (none)");
+        text_emit("info string game over: %s", result);
+        text_emit("bestmove (none)");
         return;
     }
     open_egdb(p);
@@ -558,7 +533,7 @@ static void command_moves(Protocol *p)
         v->format_move(v, pos, &legal[i], text, sizeof text);
         used += (size_t)snprintf(line + used, sizeof line - used, " %s", text);
     }
-    emit("%s", line);
+    text_emit("%s", line);
 }
 
 static void command_display(Protocol *p)
@@ -570,24 +545,24 @@ static void command_display(Protocol *p)
     v->format_fen(v, pos, fen, sizeof fen);
     size_t length = strlen(board);
     if (length && board[length - 1] == '\n') board[length - 1] = 0;
-    emit("%s", board);
-    emit("Fen: %s", fen);
+    text_emit("%s", board);
+    text_emit("Fen: %s", fen);
     open_egdb(p);
     const EgdbSet *db = engine_egdb(p->engine);
     if (db) {
         char value[256];
         if (egdb_describe(db, pos, value, sizeof value))
-            emit("Egdb: %s", value);
+            text_emit("Egdb: %s", value);
         else
-            emit("Egdb: not covered (the databases hold up to %d pieces)", egdb_pieces(db));
+            text_emit("Egdb: not covered (the databases hold up to %d pieces)", egdb_pieces(db));
     }
-    emit("Key: %016" PRIx64, pos->key);
+    text_emit("Key: %016" PRIx64, pos->key);
 }
 
 static void print_bench_line(void *context, const char *text)
 {
     (void)context;
-    emit("info string %s", text);
+    text_emit("info string %s", text);
 }
 
 static void run_bench(void *argument, const atomic_bool *stop)
@@ -595,13 +570,13 @@ static void run_bench(void *argument, const atomic_bool *stop)
     BenchJob *job = argument;
     BenchResult r = bench_run(job->only, job->depth, stop, print_bench_line, NULL);
     if (!r.completed) {
-        emit("info string bench stopped");
+        text_emit("info string bench stopped");
         return;
     }
-    emit("");
-    emit("Total time (ms) : %" PRId64, r.time_ms);
-    emit("Nodes searched  : %" PRIu64, r.nodes);
-    emit("Nodes/second    : %" PRIu64, r.time_ms > 0 ? r.nodes * 1000 / (uint64_t)r.time_ms : r.nodes);
+    text_emit("%s", "");
+    text_emit("Total time (ms) : %" PRId64, r.time_ms);
+    text_emit("Nodes searched  : %" PRIu64, r.nodes);
+    text_emit("Nodes/second    : %" PRIu64, r.time_ms > 0 ? r.nodes * 1000 / (uint64_t)r.time_ms : r.nodes);
 }
 
 static void command_bench(Protocol *p, char **args, int count)
@@ -610,7 +585,7 @@ static void command_bench(Protocol *p, char **args, int count)
     const Variant *only = NULL;
     for (int i = 0; i < count; i++) {
         long long number;
-        if (parse_integer(args[i], 1, 64, &number))
+        if (text_parse_integer(args[i], 1, 64, &number))
             depth = number;
         else if (variant_by_name(args[i]))
             only = variant_by_name(args[i]);
@@ -636,14 +611,14 @@ static void command_eval(Protocol *p)
     const EvalWeights *w = engine_weights(p->engine);
     const Position *pos = engine_position(p->engine);
     if (!w)
-        emit("info string eval %d (side to move, hand-set evaluation)", v->evaluate(v, pos));
+        text_emit("info string eval %d (side to move, hand-set evaluation)", v->evaluate(v, pos));
     else /* the fast path and the plain sum over the features must agree: both are shown */
-        emit("info string eval %d (side to move, learned weights %s; feature sum %d)", learned_evaluate(v, pos, w),
+        text_emit("info string eval %d (side to move, learned weights %s; feature sum %d)", learned_evaluate(v, pos, w),
              w->owned ? "from EvalFile" : "built in", learned_evaluate_generic(v, pos, w));
     open_egdb(p);
     const EgdbSet *db = engine_egdb(p->engine);
     char value[256];
-    if (db && egdb_describe(db, pos, value, sizeof value)) emit("info string egdb %s", value);
+    if (db && egdb_describe(db, pos, value, sizeof value)) text_emit("info string egdb %s", value);
 }
 
 /* ------------------------------------------------------------ loop */
@@ -676,20 +651,20 @@ static void command_help(Protocol *p)
         "  help       this text",
         NULL,
     };
-    for (int i = 0; lines[i]; i++) emit("%s", lines[i]);
+    for (int i = 0; lines[i]; i++) text_emit("%s", lines[i]);
 }
 
 static void command_result(Protocol *p)
 {
     char result[128];
     engine_result(p->engine, result, sizeof result);
-    emit("result %s", result);
+    text_emit("result %s", result);
 }
 
 static void command_isready(Protocol *p)
 {
     open_egdb(p); /* the slow part of a first search, done while the GUI waits anyway */
-    emit("readyok");
+    text_emit("readyok");
 }
 static void command_ucinewgame(Protocol *p) { engine_new_game(p->engine); }
 static void command_stop(Protocol *p) { engine_stop(p->engine); }
@@ -742,6 +717,8 @@ static bool handle_line(Protocol *p, char *line)
     return true;
 }
 
+static bool handle_input(void *context, char *line) { return handle_line(context, line); }
+
 static Protocol *protocol_new(void)
 {
     Protocol *p = calloc(1, sizeof *p);
@@ -771,7 +748,7 @@ int protocol_run_command(const char *command)
 {
     Protocol *p = protocol_new();
     if (!p) {
-        emit("info string error: cannot start the engine (out of memory)");
+        text_emit("info string error: cannot start the engine (out of memory)");
         return 1;
     }
     char *line = strdup(command);
@@ -786,20 +763,10 @@ int protocol_loop(FILE *in)
 {
     Protocol *p = protocol_new();
     if (!p) {
-        emit("info string error: cannot start the engine (out of memory)");
+        text_emit("info string error: cannot start the engine (out of memory)");
         return 1;
     }
-    char *line = NULL;
-    size_t capacity = 0;
-    ssize_t length;
-    bool quit = false;
-    while (!quit && (length = getline(&line, &capacity, in)) >= 0) {
-        /* NUL bytes would cut the line short: read them as blanks */
-        for (ssize_t i = 0; i < length; i++)
-            if (line[i] == 0) line[i] = ' ';
-        quit = !handle_line(p, line);
-    }
-    free(line);
+    bool quit = text_read_lines(in, handle_input, p);
     /* at the end of input a perft or bench finishes (`echo "perft 6" | donjon` must print its
      * count); a search without limits could not, so searches stop as on quit */
     if (!quit) engine_finish_job(p->engine);

@@ -176,7 +176,13 @@ static int game_over_score(const SearchThread *t, int ply)
     return winner == t->stack[ply].side ? SCORE_MATE - ply : -SCORE_MATE + ply;
 }
 
-static int quiescence(SearchThread *t, int ply, int alpha, int beta)
+/* Quiescence plies before the static evaluation is taken whatever remains: in draughts and
+ * gounki every noisy move takes material, so their sequences end by themselves, but a tawol
+ * attack takes nothing (the pawn stays on top and may attack on), and endless chains of
+ * attacks made even a depth-1 search run for minutes. */
+#define QUIESCENCE_PLIES_MAX 16
+
+static int quiescence(SearchThread *t, int ply, int qply, int alpha, int beta)
 {
     const Variant *v = t->variant;
     const Position *pos = &t->stack[ply];
@@ -185,7 +191,7 @@ static int quiescence(SearchThread *t, int ply, int alpha, int beta)
     check_limits(t);
     if (stopped(t)) return 0;
     if (ply > t->seldepth) t->seldepth = ply;
-    if (ply >= MAX_PLY) return evaluate_position(v, pos, t->weights);
+    if (ply >= MAX_PLY || qply >= QUIESCENCE_PLIES_MAX) return evaluate_position(v, pos, t->weights);
 
     bool forced = false;
     int count = v->generate_noisy(v, pos, t->moves[ply], &forced);
@@ -201,7 +207,7 @@ static int quiescence(SearchThread *t, int ply, int alpha, int beta)
         pick_move(t, ply, i, count);
         const Move *m = &t->moves[ply][i];
         push_child(t, ply, m);
-        int score = -quiescence(t, ply + 1, -beta, -alpha);
+        int score = -quiescence(t, ply + 1, qply + 1, -beta, -alpha);
         if (stopped(t)) return 0;
         if (score > best) {
             best = score;
@@ -220,7 +226,7 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
     const Variant *v = t->variant;
     const Position *pos = &t->stack[ply];
     t->pv_length[ply] = ply;
-    if (depth <= 0) return quiescence(t, ply, alpha, beta);
+    if (depth <= 0) return quiescence(t, ply, 0, alpha, beta);
     count_node(t);
     check_limits(t);
     if (stopped(t)) return 0;

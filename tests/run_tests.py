@@ -27,6 +27,8 @@ import tests_contact  # noqa: E402,F401
 import tests_hub  # noqa: E402,F401
 import tests_dxp  # noqa: E402,F401
 import tests_egdb  # noqa: E402,F401
+import tests_learning  # noqa: E402,F401
+import tests_browser  # noqa: E402,F401
 
 
 def main():

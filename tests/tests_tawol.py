@@ -131,3 +131,15 @@ def perft_tawol_start(ctx):
                 break
             total, split = e.perft(depth, timeout=600)
             check(total == expected, "tawol perft(%d) = %d, expected %d" % (depth, total, expected))
+
+
+@test("tawol")
+def shallow_search_ends_among_chains_of_attacks(ctx):
+    # a middlegame where attacks (which take nothing) can chain without end: quiescence must stop
+    e = ctx.engine("tawol")
+    moves = ("e3-e4 d6-d5 d3-d4 e6-f5 e4-d3 f5-e6 d4xd5 e6-f6 h2-f4 f6-g6 f2-h4 c7-c6 c2-b3 c6-e6 d3-b5 e6-f6 h4-h5 "
+             "e7-e5 h5xh7 f6xf4 b5xd7 e5-e4 e2-f3 e4-d3 d2-b4 d3xb1 b4-b5 b7-a6 b5-c5 f4-e5 c5-c6 g6-g5")
+    e.send("position startpos moves " + moves)
+    for depth in (1, 3):
+        lines = e.go("depth %d" % depth, timeout=20 * ctx.slow)
+        check(lines[-1].split()[1] in e.moves(), lines[-1])

@@ -227,10 +227,6 @@ static void draughts_describe(const Variant *v, int index, char *out, size_t len
  * region holding it), and each weight's two phases sit side by side in memory.
  */
 typedef struct {
-    int16_t pair[2];
-} WeightPair;
-
-typedef struct {
     WeightPair scalar[SCALARS];
     WeightPair king_square[50];
     WeightPair region[16][PATTERN_STATES];
@@ -282,11 +278,15 @@ static inline void add_pair(int32_t sum[2], WeightPair w, int times)
 }
 
 /* One side's scalar and king features into sum, its kings given as squares of its own view. */
+/* One side's scalar and king features into sum, its kings given as squares of its own view;
+ * its men and kings are counted into counts[0] and counts[1]. */
 static void side_scalars(const DraughtsRules *r, const Geometry *g, const Prepared *p, uint64_t men, uint64_t kings,
-                         uint64_t empty, bool turned, int32_t sum[2])
+                         uint64_t empty, bool turned, int32_t sum[2], int counts[2])
 {
-    int king_count = popcount64(kings);
-    add_pair(sum, p->scalar[F_MEN], popcount64(men));
+    int men_count = popcount64(men), king_count = kings ? popcount64(kings) : 0;
+    counts[0] = men_count;
+    counts[1] = king_count;
+    add_pair(sum, p->scalar[F_MEN], men_count);
     if (king_count) {
         add_pair(sum, p->scalar[F_KING], 1);
         if (king_count > 1) add_pair(sum, p->scalar[F_MORE_KINGS], king_count - 1);
@@ -296,7 +296,7 @@ static void side_scalars(const DraughtsRules *r, const Geometry *g, const Prepar
             add_pair(sum, p->king_square[turned ? g->squares - 1 - square : square], 1);
         }
     }
-    int left = popcount64(men & g->left_half), right = popcount64(men) - left;
+    int left = popcount64(men & g->left_half), right = men_count - left;
     add_pair(sum, p->scalar[F_IMBALANCE], left > right ? left - right : right - left);
 }
 
@@ -310,24 +310,29 @@ static int draughts_evaluate_fast(const Variant *v, const Position *pos, const v
     uint64_t white_men = white & ~b->kings, black_men = black & ~b->kings;
     uint64_t empty = r->board_mask & ~(white | black);
     int32_t sum[2][2] = {{0, 0}, {0, 0}}; /* [side][phase] */
+    /* a region's rows start 0, 5, 11 and 16 bits after its first square on 10×10 (0, 4, 9, 13 on
+     * 8×8: its top row is even, so one ghost bit lies between its second and third rows) */
+    bool large = g->size == 10;
+    int shift1 = large ? 3 : 2, shift2 = large ? 7 : 5, shift3 = large ? 10 : 7;
     for (int w = 0; w < g->windows; w++) {
-        int white8 = 0, black8 = 0;
-        for (int j = 0; j < 4; j++) {
-            white8 |= (int)((white_men >> g->window_shift[w][j]) & 3) << (2 * j);
-            black8 |= (int)((black_men >> g->window_shift[w][j]) & 3) << (2 * j);
-        }
+        uint64_t white_bits = white_men >> g->window_shift[w][0], black_bits = black_men >> g->window_shift[w][0];
+        int white8 = (int)((white_bits & 3) | ((white_bits >> shift1) & 0xC) | ((white_bits >> shift2) & 0x30) |
+                           ((white_bits >> shift3) & 0xC0));
+        int black8 = (int)((black_bits & 3) | ((black_bits >> shift1) & 0xC) | ((black_bits >> shift2) & 0x30) |
+                           ((black_bits >> shift3) & 0xC0));
         add_pair(sum[SIDE_WHITE], p->region[w][base3[white8] + 2 * base3[black8]], 1);
         add_pair(sum[SIDE_BLACK], p->region[p->mirror[w]][base3_reversed[black8] + 2 * base3_reversed[white8]], 1);
     }
     /* king mobility counts free squares along lines: the same from either side's view */
-    side_scalars(r, g, p, white_men, white & b->kings, empty, false, sum[SIDE_WHITE]);
-    side_scalars(r, g, p, black_men, black & b->kings, empty, true, sum[SIDE_BLACK]);
+    int counts[2][2]; /* [side][men, kings] */
+    side_scalars(r, g, p, white_men, white & b->kings, empty, false, sum[SIDE_WHITE], counts[SIDE_WHITE]);
+    side_scalars(r, g, p, black_men, black & b->kings, empty, true, sum[SIDE_BLACK], counts[SIDE_BLACK]);
     int us = pos->side;
     int64_t opening = (int64_t)p->scalar[F_TEMPO].pair[0] + sum[us][0] - sum[us ^ 1][0];
     int64_t ending = (int64_t)p->scalar[F_TEMPO].pair[1] + sum[us][1] - sum[us ^ 1][1];
 
-    int pieces[2] = {popcount64(b->pieces[us]), popcount64(b->pieces[us ^ 1])};
-    int kings_of[2] = {popcount64(b->pieces[us] & b->kings), popcount64(b->pieces[us ^ 1] & b->kings)};
+    int pieces[2] = {counts[us][0] + counts[us][1], counts[us ^ 1][0] + counts[us ^ 1][1]};
+    int kings_of[2] = {counts[us][1], counts[us ^ 1][1]};
     int phase, scale;
     material_phase_and_scale(r, pieces, kings_of, &phase, &scale);
     int64_t blended = ((PHASE_MAX - phase) * opening + phase * ending) * scale;

@@ -10,6 +10,7 @@
  * takes (the cell beyond in the plain game; every covered enemy stack in rapide).
  */
 #include "ecroulement.h"
+#include "ecroulement_board.h"
 
 #include "../bitops.h"
 #include "grid.h"
@@ -19,25 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { BUILD = 0, COLLAPSE = 1 };
-#define PAWNS_EACH 15
-
-typedef struct {
-    bool rapid;  /* collapses take every enemy stack they cover, nothing beyond */
-} CollapseRules;
-
-typedef struct {
-    int8_t height[64];     /* + white, - black */
-    uint64_t singles[2];   /* cells holding exactly one pawn, by side */
-    uint64_t occupied[2];
-} CollapseBoard;
-
-_Static_assert(sizeof(CollapseBoard) <= sizeof(((Position *)0)->board), "board area too small");
-
-#define BOARD(p) ((CollapseBoard *)(p)->board)
-#define CBOARD(p) ((const CollapseBoard *)(p)->board)
-#define RULES(v) ((const CollapseRules *)(v)->rules)
 
 static const CollapseRules rules_plain = {false}, rules_rapid = {true};
 
@@ -50,10 +32,10 @@ void ecroulement_init(void)
     for (int c = 0; c < 64; c++)
         for (int h = 0; h < 31; h++) height_keys[c][h] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
+    ecroulement_eval_init();
 }
 
 static inline int side_of(int h) { return h > 0 ? SIDE_WHITE : SIDE_BLACK; }
-static inline int own_height(int h, int side) { return side == SIDE_WHITE ? h : -h; } /* > 0 when own */
 
 static void set_height(CollapseBoard *b, uint64_t *key, int cell, int h)
 {
@@ -201,12 +183,7 @@ static const char *ecroulement_game_end(const Variant *v, const Position *pos, i
 
 /* ---------------------------------------------------------------- evaluation */
 
-typedef struct {
-    int pawns, mobility, threatened, tallest;
-} CollapseTerms;
-
-/* Pawns, moves available, and enemy pawns this side's collapses reach. */
-static void collapse_terms(const CollapseRules *r, const CollapseBoard *b, int side, CollapseTerms *t)
+void collapse_terms(const CollapseRules *r, const CollapseBoard *b, int side, CollapseTerms *t)
 {
     memset(t, 0, sizeof *t);
     int them = side ^ 1;
@@ -214,6 +191,9 @@ static void collapse_terms(const CollapseRules *r, const CollapseBoard *b, int s
         int c = pop_lowest(&s);
         int h = own_height(b->height[c], side);
         t->pawns += h;
+        /* steps from the home corner (a1 for White, h8 for Black) */
+        int steps = (c >> 3) + (c & 7);
+        t->advance += h * (side == SIDE_WHITE ? steps : 14 - steps);
         if (h > t->tallest) t->tallest = h;
     }
     /* builds: pairs of own singles side by side, each counted once per direction pair */
@@ -377,6 +357,7 @@ static const char *const rapid_bench[] = {
 #define COLLAPSE_VARIANT(NAME, RULES_TABLE, BENCH)                                                                  \
     {                                                                                                     \
         .name = NAME, .cols = 8, .rows = 8, .board_bytes = sizeof(CollapseBoard),                          \
+        .features = &ecroulement_features,                                                                \
         .start_fen = "3BBBBB/4BBBB/5BBB/W5BB/WW5B/WWW5/WWWW4/WWWWW3 w",                                   \
         .rules = &RULES_TABLE, .parse_fen = ecroulement_parse_fen, .format_fen = ecroulement_format_fen,    \
         .generate = ecroulement_generate, .generate_noisy = ecroulement_generate_noisy,                   \

@@ -15,6 +15,7 @@
  * files c–f) and Position.extra_turns (White's extra moves in a row; FEN side w2 / w3).
  */
 #include "gounki.h"
+#include "gounki_board.h"
 
 #include "../bitops.h"
 #include "grid.h"
@@ -24,32 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { EXIT_WHITE = 64, EXIT_BLACK = 72 };
-enum { DISPLACEMENT = 0, DEPLOYMENT = 1 };
-enum { RULE_CENTER = 1 };
-enum { BLACK_BIT = 16 };
-
-typedef struct {
-    uint8_t cells[64];
-    uint64_t occupied[2]; /* cells holding each side's stacks (kept by put) */
-    uint8_t finished;     /* the previous move exited: the game is won by the side not to move */
-    uint8_t pieces[2];    /* pieces on the board per side */
-} GounkiBoard;
-
-_Static_assert(sizeof(GounkiBoard) <= sizeof(((Position *)0)->board), "board area too small");
-
-#define BOARD(p) ((GounkiBoard *)(p)->board)
-#define CBOARD(p) ((const GounkiBoard *)(p)->board)
-
-static inline int stack_rounds(uint8_t c) { return (c >> 2) & 3; }
-static inline int stack_squares(uint8_t c) { return c & 3; }
-static inline int stack_size(uint8_t c) { return stack_rounds(c) + stack_squares(c); }
-static inline int stack_side(uint8_t c) { return (c & BLACK_BIT) ? SIDE_BLACK : SIDE_WHITE; }
-static inline uint8_t make_stack(int side, int rounds, int squares)
-{
-    return (uint8_t)((side == SIDE_BLACK ? BLACK_BIT : 0) | rounds << 2 | squares);
-}
 
 static uint64_t stack_keys[64][32];
 static uint64_t side_key, extra_turn_keys[4], finished_key;
@@ -62,6 +37,7 @@ void gounki_init(void)
     side_key = zobrist_next(&zs);
     for (int i = 0; i < 4; i++) extra_turn_keys[i] = zobrist_next(&zs);
     finished_key = zobrist_next(&zs);
+    gounki_eval_init();
 }
 
 static uint64_t compute_key(const Position *pos)
@@ -294,7 +270,7 @@ static int gounki_generate(const Variant *v, const Position *pos, Move *list)
 /* Stacks of `side` that can exit on its next move (win threats). A stack can only exit when
  * the far edge is within its size (a deployment advances one row a piece), so only those
  * stacks are generated. */
-static int exit_threats(const Position *pos, int side)
+int gounki_exit_threats(const Position *pos, int side)
 {
     const GounkiBoard *b = CBOARD(pos);
     Position view = *pos;
@@ -336,7 +312,7 @@ static int gounki_generate_noisy(const Variant *v, const Position *pos, Move *li
             *forced = true;
             return 1;
         }
-    if (pos->extra_turns == 0 && exit_threats(pos, pos->side ^ 1) > 0) {
+    if (pos->extra_turns == 0 && gounki_exit_threats(pos, pos->side ^ 1) > 0) {
         *forced = true;
         return generate_moves(pos, list, false);
     }
@@ -455,11 +431,7 @@ static int moves_to_exit(uint8_t stack, int rows_to_go)
     return rows_to_go <= size ? 1 : 1 + (rows_to_go - size + speed - 1) / speed;
 }
 
-typedef struct {
-    int material, advancement, best_race, race_sum, mixed_triples;
-} SideTerms;
-
-static void side_terms(const GounkiBoard *b, int side, SideTerms *t)
+void gounki_side_terms(const GounkiBoard *b, int side, GounkiSideTerms *t)
 {
     memset(t, 0, sizeof *t);
     t->best_race = 99;
@@ -482,9 +454,9 @@ static int gounki_evaluate(const Variant *v, const Position *pos)
     (void)v;
     const GounkiBoard *b = CBOARD(pos);
     int us = pos->side;
-    SideTerms mine, theirs;
-    side_terms(b, us, &mine);
-    side_terms(b, us ^ 1, &theirs);
+    GounkiSideTerms mine, theirs;
+    gounki_side_terms(b, us, &mine);
+    gounki_side_terms(b, us ^ 1, &theirs);
     int score = 100 * (mine.material - theirs.material) + 6 * (mine.advancement - theirs.advancement) +
                 12 * (mine.race_sum - theirs.race_sum) + 25 * (mine.mixed_triples - theirs.mixed_triples);
     /* the race: moving first, we win a pure race we are not behind in */
@@ -493,7 +465,7 @@ static int gounki_evaluate(const Variant *v, const Position *pos)
     if (lead < -3) lead = -3;
     score += 40 * lead + (lead >= 0 ? 20 : 0);
     /* win threats: ours wins now; theirs must be parried, and two at once rarely can be */
-    int ours = exit_threats(pos, us), theirs_now = exit_threats(pos, us ^ 1);
+    int ours = gounki_exit_threats(pos, us), theirs_now = gounki_exit_threats(pos, us ^ 1);
     if (ours && !pos->extra_turns) score += 400;
     score -= theirs_now >= 2 ? 600 : 150 * theirs_now;
     return score;
@@ -771,7 +743,7 @@ static const char *const gounki_bench[] = {
 };
 
 const Variant variant_gounki = {
-    .name = "gounki", .cols = 8, .rows = 8, .board_bytes = sizeof(GounkiBoard),
+    .name = "gounki", .cols = 8, .rows = 8, .board_bytes = sizeof(GounkiBoard), .features = &gounki_features,
     .start_fen = "rsrsrsrs/srsrsrsr/8/8/8/8/RSRSRSRS/SRSRSRSR w",
     .parse_fen = gounki_parse_fen, .format_fen = gounki_format_fen,
     .generate = gounki_generate, .generate_noisy = gounki_generate_noisy,

@@ -14,6 +14,7 @@
  * movement (tower_moves).
  */
 #include "tawol.h"
+#include "tawol_board.h"
 
 #include "../bitops.h"
 #include "grid.h"
@@ -23,9 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NONE = 0, TOWER = 1, ONE_COLLAR = 2, TWO_COLLAR = 3 };
-enum { LOWER_BLACK = 4 };
-
 /* FILLED-IN (RULES.md section 4): the setup. */
 #define TAWOL_START_FEN "tttttttt/babababa/3ba3/8/8/3AB3/ABABABAB/TTTTTTTT w"
 /* FILLED-IN: how many pieces of each type a side has (FEN validation). */
@@ -33,35 +31,6 @@ static const int pieces_each[4] = {0, 8, 5, 5};
 
 /* FILLED-IN: a pawn with c collars has reach c. */
 static inline int pawn_reach(int type) { return type == TWO_COLLAR ? 2 : 1; }
-
-typedef struct {
-    int8_t blocked_by[2];       /* enemy pawns that side s's pawns stand on */
-    int8_t pawns[2];            /* all pawns of a side, wherever they are */
-    int8_t on_towers[2];        /* a side's pawns standing on enemy towers */
-    int8_t towers[2], taken[2]; /* a side's towers, and how many of them are taken */
-} TawolCounts;
-
-typedef struct {
-    uint8_t cells[64];
-    TawolCounts counts;         /* kept up to date by set_cell */
-} TawolBoard;
-
-_Static_assert(sizeof(TawolBoard) <= sizeof(((Position *)0)->board), "board area too small");
-
-#define BOARD(p) ((TawolBoard *)(p)->board)
-#define CBOARD(p) ((const TawolBoard *)(p)->board)
-
-static inline int lower_type(uint8_t c) { return c & 3; }
-static inline int lower_side(uint8_t c) { return (c & LOWER_BLACK) ? SIDE_BLACK : SIDE_WHITE; }
-static inline int upper_type(uint8_t c) { return (c >> 3) & 3; }
-static inline int upper_side(uint8_t c) { return lower_side(c) ^ 1; }
-static inline uint8_t single_piece(int side, int type) { return (uint8_t)(type | (side == SIDE_BLACK ? LOWER_BLACK : 0)); }
-static inline uint8_t with_upper(uint8_t lower, int type) { return (uint8_t)((lower & 7) | type << 3); }
-/* A piece that can be attacked: a free pawn (nothing on it) or an untaken tower. */
-static inline bool attackable(uint8_t c, int attacker)
-{
-    return c && !upper_type(c) && lower_side(c) != attacker;
-}
 
 static uint64_t cell_keys[64][32];
 static uint64_t side_key;
@@ -72,6 +41,7 @@ void tawol_init(void)
     for (int c = 0; c < 64; c++)
         for (int k = 0; k < 32; k++) cell_keys[c][k] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
+    tawol_eval_init();
 }
 
 
@@ -283,46 +253,57 @@ static void pawn_attacks(const TawolBoard *b, int side, int from, int reach, int
     }
 }
 
+void tawol_side_terms(const TawolBoard *b, int side, TawolSideTerms *t)
+{
+    const TawolCounts *n = &b->counts;
+    memset(t, 0, sizeof *t);
+    t->taken = n->taken[side ^ 1];
+    t->blocking = n->blocked_by[side];
+    t->free_pawns = n->pawns[side] - n->on_towers[side] - n->blocked_by[side ^ 1];
+    uint64_t open_towers = 0; /* the enemy's untaken towers, the targets free pawns march on */
+    for (int c = 0; c < 64; c++)
+        if (lower_type(b->cells[c]) == TOWER && !upper_type(b->cells[c]) && lower_side(b->cells[c]) != side)
+            open_towers |= BIT(c);
+    for (int c = 0; c < 64; c++) {
+        uint8_t cell = b->cells[c];
+        if (!cell) continue;
+        int type;
+        bool free_pawn;
+        if (upper_type(cell) && upper_side(cell) == side)
+            type = upper_type(cell), free_pawn = lower_type(cell) != TOWER;
+        else if (!upper_type(cell) && lower_type(cell) != TOWER && lower_side(cell) == side)
+            type = lower_type(cell), free_pawn = true;
+        else
+            continue;
+        int towers, pawns;
+        pawn_attacks(b, side, c, pawn_reach(type), &towers, &pawns);
+        /* a pawn on a tower can only hop to another tower; a free one threatens towers and pawns */
+        t->tower_attacks += towers;
+        if (free_pawn) t->free_threats += towers + pawns;
+        if (free_pawn && open_towers) {
+            int nearest = 8;
+            for (uint64_t o = open_towers; o;) {
+                int tower = pop_lowest(&o);
+                int df = abs((tower & 7) - (c & 7)), dr = abs((tower >> 3) - (c >> 3));
+                int distance = df > dr ? df : dr;
+                if (distance < nearest) nearest = distance;
+            }
+            t->closeness += 8 - nearest;
+        }
+    }
+}
+
 static int tawol_evaluate(const Variant *v, const Position *pos)
 {
     (void)v;
     const TawolBoard *b = CBOARD(pos);
     const TawolCounts *n = &b->counts;
     int score[2];
-    for (int side = 0; side < 2; side++)
-        score[side] = 300 * n->taken[side ^ 1]      /* enemy towers we hold */
-                      + 60 * n->blocked_by[side]     /* enemy pawns we block */
-                      + 40 * (n->pawns[side] - n->on_towers[side] - n->blocked_by[side ^ 1]); /* ours still free */
-    /* untaken towers, the targets free pawns march on */
-    uint64_t open_towers[2] = {0, 0};
-    for (int c = 0; c < 64; c++)
-        if (lower_type(b->cells[c]) == TOWER && !upper_type(b->cells[c])) open_towers[lower_side(b->cells[c])] |= BIT(c);
-    for (int c = 0; c < 64; c++) {
-        uint8_t cell = b->cells[c];
-        if (!cell) continue;
-        int side, type;
-        bool free_pawn;
-        if (upper_type(cell))
-            side = upper_side(cell), type = upper_type(cell), free_pawn = lower_type(cell) != TOWER;
-        else if (lower_type(cell) != TOWER)
-            side = lower_side(cell), type = lower_type(cell), free_pawn = true;
-        else
-            continue;
-        int towers, pawns;
-        pawn_attacks(b, side, c, pawn_reach(type), &towers, &pawns);
-        /* a pawn on a tower can only hop to another tower; a free one threatens towers and pawns */
-        score[side] += 45 * towers + (free_pawn ? 10 * (towers + pawns) : 0);
-        if (free_pawn && open_towers[side ^ 1]) {
-            /* closer to an untaken enemy tower is better: king-move distance to the nearest */
-            int nearest = 8;
-            for (uint64_t t = open_towers[side ^ 1]; t;) {
-                int tower = pop_lowest(&t);
-                int df = abs((tower & 7) - (c & 7)), dr = abs((tower >> 3) - (c >> 3));
-                int distance = df > dr ? df : dr;
-                if (distance < nearest) nearest = distance;
-            }
-            score[side] += 4 * (8 - nearest);
-        }
+    for (int side = 0; side < 2; side++) {
+        TawolSideTerms t;
+        tawol_side_terms(b, side, &t);
+        score[side] = 300 * t.taken + 60 * t.blocking + 40 * t.free_pawns + 45 * t.tower_attacks + 10 * t.free_threats +
+                      4 * t.closeness;
     }
     int us = pos->side;
     int total = score[us] - score[us ^ 1];
@@ -466,6 +447,7 @@ static const char *const tawol_bench[] = {
 
 const Variant variant_tawol = {
     .name = "tawol", .cols = 8, .rows = 8, .start_fen = TAWOL_START_FEN, .board_bytes = sizeof(TawolBoard),
+    .features = &tawol_features,
     .parse_fen = tawol_parse_fen, .format_fen = tawol_format_fen,
     .generate = tawol_generate, .generate_noisy = tawol_generate_noisy,
     .make_move = tawol_make_move, .evaluate = tawol_evaluate,

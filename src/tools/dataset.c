@@ -89,6 +89,8 @@ bool dataset_append(DatasetWriter *w, const DatasetRecord *r)
 
 uint64_t dataset_written(const DatasetWriter *w) { return w->count; }
 
+void dataset_set_games(DatasetWriter *w, uint64_t games) { w->meta.games = games; }
+
 bool dataset_close(DatasetWriter *w, char *err, size_t errlen)
 {
     unsigned char header[DATASET_HEADER_BYTES];

@@ -45,6 +45,8 @@ bool dataset_append(DatasetWriter *w, const DatasetRecord *r);
 /* Writes the header (count, checksum) and closes; false with err on any I/O error. */
 bool dataset_close(DatasetWriter *w, char *err, size_t errlen);
 uint64_t dataset_written(const DatasetWriter *w);
+/* The shard's game count as the header will say it (a shard cut short). */
+void dataset_set_games(DatasetWriter *w, uint64_t games);
 
 /* Reads a whole shard, checking it first (header, size, checksum); calls visit for every
  * record. False with err naming the file and the offset of the problem; visit is called only

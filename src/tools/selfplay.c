@@ -4,14 +4,16 @@
  * Games of one variant are played between fixed-budget searches (nodes or depth per move),
  * each from a diverse start (an opening of the shipped sets and/or random plies), one game per
  * thread at a time, with adjudication (a proven win, a score beyond --resign-score for
- * --resign-plies plies in a row, the ply limit). Every quiet position of the game proper (no
- * capture or other noisy move for the side to move) is written with the game's result and
- * the search's score to a data shard (dataset.h).
+ * --resign-plies plies in a row, the ply limit). Every quiet position of the game proper
+ * (nothing forced on the side to move, such as a compulsory capture, and a best move that is
+ * no capture or exit) is written with the game's result and the search's score to a data
+ * shard (dataset.h).
  *
  * A shard is the games [first-game, first-game + games) of a seed: game g's start and
  * everything after it depend only on (seed, g) and the settings, so shards made on different
  * machines (GNU Parallel, a Slurm array) never repeat each other, and a shard made again is the
- * same file whatever the thread count (games are written in their order).
+ * same file whatever the thread count (games are written in their order). Interrupted
+ * (SIGINT, SIGTERM), it finishes the games under way and closes a valid, shorter shard.
  */
 #include "../eval_weights.h"
 #include "../outcome.h"
@@ -23,6 +25,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +37,16 @@ typedef struct {
     Move moves[64];
     int move_count;
 } Opening;
+
+/* Set by SIGINT or SIGTERM: no new game starts, the games under way finish, and the shard is
+ * closed with the games finished in order (the one flag a signal handler may touch). */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int signal_number)
+{
+    (void)signal_number;
+    interrupted = 1;
+}
 
 typedef struct {
     DatasetRecord *records;
@@ -219,9 +232,12 @@ static int play_game(Worker *w, uint64_t game, int *white_result)
         }
         SearchOutcome found;
         if (!search_fixed(w->search, v, &pos, w->keys, key_count, &sp->limits, &w->tt, sp->weights, NULL, &found)) break;
+        /* a quiet position: nothing forced (a compulsory capture, a threat to parry) and the
+         * best move not a capture or an exit, so the static evaluation should stand */
         Move noisy[MAX_MOVES];
         bool forced;
-        if (v->generate_noisy(v, &pos, noisy, &forced) == 0 && !forced) {
+        v->generate_noisy(v, &pos, noisy, &forced);
+        if (!forced && !(found.move.flags & (MOVE_NOISY | MOVE_WINS))) {
             if (count == w->record_capacity) {
                 int grown = w->record_capacity ? 2 * w->record_capacity : 256;
                 DatasetRecord *records = realloc(w->records, sizeof *records * (size_t)grown);
@@ -291,6 +307,7 @@ static void *worker_main(void *opaque)
     Worker *w = opaque;
     SelfPlay *sp = w->sp;
     for (;;) {
+        if (interrupted) break;
         uint64_t index = atomic_fetch_add(&sp->next_game, 1);
         if (index >= sp->games) break;
         int white_result;
@@ -337,6 +354,7 @@ int selfplay_main(int argc, char **argv)
         {.name = "--resign-score", .kind = OPTION_INTEGER, .help = "a score this large (default 1000) ...", .low = 1, .high = 30000, .integer = 1000},
         {.name = "--resign-plies", .kind = OPTION_INTEGER, .help = "... for this many plies in a row wins (default 8; 0: never)", .low = 0, .high = 1000, .integer = 8},
         {.name = "--eval-file", .kind = OPTION_TEXT, .help = "weights to play with (default: the built-in ones)"},
+        {.name = "--hand-set", .kind = OPTION_FLAG, .help = "play with the hand-set evaluation, not the built-in weights"},
         {.name = "--hash", .kind = OPTION_INTEGER, .help = "MB of transposition table per thread (default 16)", .low = 1, .high = 65536, .integer = 16},
         {.name = "--progress", .kind = OPTION_INTEGER, .help = "seconds between progress lines (default 10; 0: none)", .low = 0, .high = 86400, .integer = 10},
         {NULL},
@@ -358,7 +376,7 @@ int selfplay_main(int argc, char **argv)
     }
     const Variant *v = sp.variant;
     EvalWeights *loaded = NULL;
-    sp.weights = eval_weights_builtin(v);
+    sp.weights = tool_option(options, "--hand-set")->given ? NULL : eval_weights_builtin(v);
     const char *eval_file = tool_option(options, "--eval-file")->text;
     if (eval_file) {
         char err[512];
@@ -402,10 +420,12 @@ int selfplay_main(int argc, char **argv)
     }
     pthread_mutex_init(&sp.lock, NULL);
     atomic_store(&sp.next_game, 0);
-    fprintf(stderr, "selfplay %s: games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %llu a move, %d random plies%s%s, %d threads -> %s\n",
-            v->name, sp.first_game, sp.first_game + sp.games - 1, sp.seed, sp.limits.depth ? "depth" : "nodes",
+    fprintf(stderr, "selfplay %s (%s): games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %llu a move, %d random plies%s%s, %d threads -> %s\n",
+            v->name, sp.weights ? sp.weights->origin : "hand-set evaluation", sp.first_game, sp.first_game + sp.games - 1, sp.seed, sp.limits.depth ? "depth" : "nodes",
             sp.limits.depth ? (unsigned long long)sp.limits.depth : (unsigned long long)sp.limits.nodes,
             sp.random_plies, openings ? " after an opening of " : "", openings ? openings : "", threads, out);
+    signal(SIGINT, on_interrupt);
+    signal(SIGTERM, on_interrupt);
     int64_t started = now_ms();
     int started_threads = 0;
     for (int i = 0; i < threads; i++) {
@@ -428,7 +448,7 @@ int selfplay_main(int argc, char **argv)
         pthread_mutex_lock(&sp.lock);
         bool all = sp.games_done == sp.games;
         pthread_mutex_unlock(&sp.lock);
-        if (all) break;
+        if (all || interrupted) break;
         if (progress && now_ms() - last >= progress * 1000) {
             print_progress(&sp, started, false);
             last = now_ms();
@@ -436,6 +456,13 @@ int selfplay_main(int argc, char **argv)
     }
     for (int i = 0; i < started_threads; i++) pthread_join(handles[i], NULL);
     print_progress(&sp, started, true);
+    if (interrupted) {
+        /* the shard keeps the games finished in order; the header says how many */
+        sp.games = sp.next_to_write;
+        dataset_set_games(sp.writer, sp.games);
+        fprintf(stderr, "interrupted: the shard holds games %" PRIu64 "-%" PRIu64 "\n", sp.first_game,
+                sp.first_game + sp.games - 1);
+    }
     bool ok = started_threads == threads && !sp.write_failed;
     uint64_t written = dataset_written(sp.writer);
     if (!dataset_close(sp.writer, err, sizeof err)) {

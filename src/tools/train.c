@@ -8,7 +8,8 @@
  *   t = λ · result + (1 − λ) · σ(score / K)       (result 1, ½, 0 for the side to move)
  * K is fitted first, to the data's own scores and results, so the weights come out in the
  * units the search already uses (100 ≈ a man). Training is mini-batch Adam (moments kept per
- * weight, updated where a batch touches it) with L2 decay on the touched weights. A held-out
+ * weight, updated where a batch touches it) with decoupled L2 decay (AdamW) of the touched
+ * weights. A held-out
  * tenth (by game, so that no game is on both sides) gives the validation loss printed every
  * epoch; the weights of the best validation epoch are written.
  *
@@ -251,7 +252,7 @@ static void apply_gradients(Trainer *t, Adam *adam, uint64_t batch)
         uint32_t idle = adam->step - 1 - m->last_step[index];
         m->last_step[index] = adam->step;
         for (int ph = 0; ph < 2; ph++) {
-            double g = first->gradient[ph][index] / (double)batch + adam->l2 * m->w[ph][index];
+            double g = first->gradient[ph][index] / (double)batch;
             first->gradient[ph][index] = 0;
             double mm = m->m[ph][index], vv = m->v[ph][index];
             if (idle) mm *= pow(adam->beta1, idle), vv *= pow(adam->beta2, idle);
@@ -259,7 +260,9 @@ static void apply_gradients(Trainer *t, Adam *adam, uint64_t batch)
             vv = adam->beta2 * vv + (1 - adam->beta2) * g * g;
             m->m[ph][index] = (float)mm;
             m->v[ph][index] = (float)vv;
-            m->w[ph][index] -= (float)(adam->rate * (mm / correction1) / (sqrt(vv / correction2) + 1e-8));
+            /* decoupled decay (AdamW): a pull towards 0 that does not depend on the gradient's scale */
+            m->w[ph][index] -= (float)(adam->rate * ((mm / correction1) / (sqrt(vv / correction2) + 1e-8) +
+                                                     adam->l2 * m->w[ph][index]));
         }
         first->mark[index] = 0;
     }
@@ -303,7 +306,7 @@ int train_main(int argc, char **argv)
         {.name = "--epochs", .kind = OPTION_INTEGER, .help = "passes over the data (default 10)", .low = 0, .high = 10000, .integer = 10},
         {.name = "--batch", .kind = OPTION_INTEGER, .help = "positions per step (default 4096)", .low = 1, .high = 1 << 24, .integer = 4096},
         {.name = "--rate", .kind = OPTION_NUMBER, .help = "Adam's step size in score units (default 0.5)", .number = 0.5},
-        {.name = "--l2", .kind = OPTION_NUMBER, .help = "L2 decay of the weights (default 1e-4)", .number = 1e-4},
+        {.name = "--l2", .kind = OPTION_NUMBER, .help = "decay of the weights per step, AdamW (default 1e-3)", .number = 1e-3},
         {.name = "--lambda", .kind = OPTION_NUMBER, .help = "weight of the result in the target, the rest the score's (default 0.7)", .number = 0.7},
         {.name = "--scale", .kind = OPTION_NUMBER, .help = "K of σ(score/K) (default: fitted to the data)"},
         {.name = "--validation", .kind = OPTION_INTEGER, .help = "percent of the games held out (default 10)", .low = 1, .high = 50, .integer = 10},
@@ -315,8 +318,11 @@ int train_main(int argc, char **argv)
     if (!tool_options_parse("train", synopsis, options, argc, argv, 2)) return 2;
     const char *variant_name = tool_option(options, "--variant")->text, *out = tool_option(options, "--out")->text;
     ToolOption *files = tool_option(options, "--data");
-    if (!variant_name || !out || !files->list_count) {
-        fprintf(stderr, "donjon train: --variant, --data and --out are required\n\n");
+    bool initial_only = tool_option(options, "--epochs")->given && tool_option(options, "--epochs")->integer == 0 &&
+                        !files->list_count;
+    if (!variant_name || !out || (!files->list_count && !initial_only)) {
+        fprintf(stderr, "donjon train: --variant, --data and --out are required (without --data, --epochs 0 writes "
+                        "the starting weights)\n\n");
         tool_options_usage("train", synopsis, options, stderr);
         return 2;
     }
@@ -326,6 +332,25 @@ int train_main(int argc, char **argv)
         return 2;
     }
     int64_t started = now_ms();
+    if (initial_only) {
+        /* the starting weights alone: what the features know before any data */
+        int count = v->features->count;
+        float *opening = calloc((size_t)count, sizeof(float)), *ending = calloc((size_t)count, sizeof(float));
+        int16_t *q[2] = {malloc(sizeof(int16_t) * (size_t)count), malloc(sizeof(int16_t) * (size_t)count)};
+        char err[512];
+        if (!opening || !ending || !q[0] || !q[1]) {
+            fprintf(stderr, "donjon train: out of memory\n");
+            return 1;
+        }
+        v->features->initial(v, opening, ending);
+        quantise(opening, q[0], count);
+        quantise(ending, q[1], count);
+        bool written = eval_weights_write(out, v, q[0], q[1], err, sizeof err);
+        fprintf(stderr, written ? "%s: the starting weights, %d per phase\n" : "donjon train: %s\n",
+                written ? out : err, count);
+        free(opening), free(ending), free(q[0]), free(q[1]);
+        return written ? 0 : 1;
+    }
 
     /* the data */
     Data data;

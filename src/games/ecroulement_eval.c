@@ -1,0 +1,129 @@
+/*
+ * ecroulement_eval.c — the learned evaluation's features for ecroulement and its rapide
+ * variant (one feature set; each variant trains its own weights).
+ *
+ * Seen from the side to move: for Black the board is turned a half-turn (the start is
+ * symmetric so), and the opponent's features are the same features from its own view, with
+ * value −1, so one table serves both colours.
+ *
+ * Groups (index ranges below):
+ *  - the hand-set evaluation's terms: pawns, mobility (builds and collapses available), the
+ *    enemy pawns our collapses reach and theirs, and how close each side is to having no move;
+ *    and the pawns' advance from their home corner (not in the hand-set evaluation);
+ *  - stack squares: a weight per cell and own stack height band (single, muret, tower of 3,
+ *    4–5, 6 or more);
+ *  - patterns: every 2×2 window of cells, each cell read as empty or an own or enemy stack of
+ *    one of the five bands (11^4 states), one table for the whole board. The empty window has no
+ *    weight.
+ * Phase: the share of the 30 pawns gone.
+ */
+#include "../bitops.h"
+#include "ecroulement_board.h"
+#include "feature_sink.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum {
+    F_TEMPO, F_PAWNS, F_MOBILITY, F_OUR_REACH, F_THEIR_REACH, F_THEY_ARE_STUCK, F_WE_ARE_STUCK, F_ADVANCE,
+    SCALARS = 16,
+    BANDS = 5,
+    STACK_SQUARES = SCALARS,
+    WINDOWS = STACK_SQUARES + BANDS * 64,
+    WINDOW_STATES = 14641, /* 11^4 */
+    FEATURE_COUNT = WINDOWS + WINDOW_STATES,
+};
+
+/* 0 empty, 1..5 an own stack by band, 6..10 an enemy one */
+static inline int cell_state(int height, int viewer)
+{
+    static const int8_t band_of[16] = {0, 1, 2, 3, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5};
+    int h = own_height(height, viewer);
+    return h > 0 ? band_of[h] : h < 0 ? 5 + band_of[-h] : 0;
+}
+
+static uint16_t black_code[WINDOW_STATES]; /* Black's code of the four cells of a White code */
+static const uint8_t other_side_state[11] = {0, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5};
+
+/* The features of pos from the side to move, into the sink (see feature_sink.h). */
+static inline __attribute__((always_inline)) void visit_features(const Variant *v, const Position *pos,
+                                                                FeatureSink *sink, const bool summing, int *phase,
+                                                                int *scale)
+{
+    const CollapseRules *r = v->rules;
+    const CollapseBoard *b = (const CollapseBoard *)pos->board;
+    int us = pos->side;
+    CollapseTerms mine, theirs;
+    collapse_terms(r, b, us, &mine);
+    collapse_terms(r, b, us ^ 1, &theirs);
+    feature_emit(sink, summing, F_TEMPO, 1);
+    feature_emit(sink, summing, F_PAWNS, mine.pawns - theirs.pawns);
+    feature_emit(sink, summing, F_MOBILITY, mine.mobility - theirs.mobility);
+    if (mine.threatened) feature_emit(sink, summing, F_OUR_REACH, mine.threatened);
+    if (theirs.threatened) feature_emit(sink, summing, F_THEIR_REACH, theirs.threatened);
+    if (theirs.mobility <= 2) feature_emit(sink, summing, F_THEY_ARE_STUCK, 3 - theirs.mobility);
+    if (mine.mobility <= 2) feature_emit(sink, summing, F_WE_ARE_STUCK, 3 - mine.mobility);
+    feature_emit(sink, summing, F_ADVANCE, mine.advance - theirs.advance);
+
+    /* stack squares in each side's own view (Black's board turned), and White's window states */
+    int white_sign = us == SIDE_WHITE ? 1 : -1;
+    uint8_t state[64 + 9];
+    memset(state, 0, sizeof state);
+    uint64_t occupied = b->occupied[0] | b->occupied[1];
+    for (uint64_t o = occupied; o;) {
+        int c = pop_lowest(&o);
+        int white_state = cell_state(b->height[c], SIDE_WHITE);
+        state[c] = (uint8_t)white_state;
+        if (white_state <= BANDS)
+            feature_emit(sink, summing, STACK_SQUARES + (white_state - 1) * 64 + c, white_sign);
+        else
+            feature_emit(sink, summing, STACK_SQUARES + (white_state - 6) * 64 + 63 - c, -white_sign);
+    }
+    /* windows holding a pawn; Black reads White's window turned, its cells backwards */
+    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
+    while (corners) {
+        int c = pop_lowest(&corners);
+        int code = state[c] + 11 * state[c + 1] + 121 * state[c + 8] + 1331 * state[c + 9];
+        feature_emit(sink, summing, WINDOWS + code, white_sign);
+        feature_emit(sink, summing, WINDOWS + black_code[code], -white_sign);
+    }
+    int pawns = mine.pawns + theirs.pawns;
+    *phase = pawns >= 2 * PAWNS_EACH ? 0 : (2 * PAWNS_EACH - pawns) * PHASE_MAX / (2 * PAWNS_EACH);
+    *scale = SCALE_MAX;
+}
+
+FEATURE_SET_ENTRY_POINTS(ecroulement, visit_features)
+
+void ecroulement_eval_init(void)
+{
+    window_codes_for_black(black_code, 11, other_side_state);
+}
+
+static void ecroulement_initial(const Variant *v, float *opening, float *ending)
+{
+    (void)v;
+    /* the hand-set evaluation's weights (ecroulement.c), and a push towards the enemy: without
+     * it both sides shuffle, every game is drawn, and the data teaches nothing */
+    static const KnownWeight known[] = {{F_PAWNS, 100}, {F_MOBILITY, 6}, {F_OUR_REACH, 25}, {F_THEIR_REACH, -15},
+                 {F_THEY_ARE_STUCK, 150}, {F_WE_ARE_STUCK, -150}, {F_ADVANCE, 20}};
+    feature_starting_weights(opening, ending, FEATURE_COUNT, known, sizeof known / sizeof known[0]);
+}
+
+static void ecroulement_describe(const Variant *v, int index, char *out, size_t len)
+{
+    (void)v;
+    static const char *const scalars[] = {"tempo",       "pawns",          "mobility",      "our reach",
+                                          "their reach", "they are stuck", "we are stuck", "advance"};
+    if (index <= F_ADVANCE)
+        snprintf(out, len, "%s", scalars[index]);
+    else if (index < STACK_SQUARES)
+        snprintf(out, len, "unused %d", index);
+    else if (index < WINDOWS)
+        snprintf(out, len, "band %d on cell %d", (index - STACK_SQUARES) / 64 + 1, (index - STACK_SQUARES) % 64);
+    else
+        snprintf(out, len, "window state %d", index - WINDOWS);
+}
+
+const FeatureSet ecroulement_features = {"ecroulement-windows-v1", FEATURE_COUNT,     ecroulement_extract,
+                                         ecroulement_initial,      ecroulement_describe, eval_weight_pairs,
+                                         ecroulement_evaluate_fast};

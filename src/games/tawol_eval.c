@@ -1,0 +1,144 @@
+/*
+ * tawol_eval.c — the learned evaluation's features for tawol.
+ *
+ * Seen from the side to move: for Black the board is turned a half-turn (the setup is
+ * symmetric so), and the opponent's features are the same features from its own view, with
+ * value −1, so one table serves both colours.
+ *
+ * Groups (index ranges below):
+ *  - the hand-set evaluation's terms: enemy towers held, enemy pawns blocked, own free pawns,
+ *    attacks on towers next move, the free pawns' threats and their closeness to an untaken
+ *    tower, and the last tower (one enemy tower left to take, or one of ours);
+ *  - cell squares: a weight per cell and content (the lower piece, own or not, tower or pawn
+ *    of one or two collars, and what stands on it: 18 contents);
+ *  - patterns: every 2×2 window, each cell read as empty, own tower, own free pawn, own pawn
+ *    standing on an enemy piece, own piece under an enemy pawn, enemy tower or enemy free pawn
+ *    (7^4 states), one table per window row. The empty window has no weight.
+ * Phase: the share of the 16 towers taken.
+ */
+#include "../bitops.h"
+#include "feature_sink.h"
+#include "tawol_board.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum {
+    F_TEMPO, F_TAKEN, F_BLOCKING, F_FREE_PAWNS, F_TOWER_ATTACKS, F_FREE_THREATS, F_CLOSENESS, F_LAST_THEIRS,
+    F_LAST_OURS,
+    SCALARS = 16,
+    CONTENTS = 18,
+    CELL_SQUARES = SCALARS,
+    WINDOWS = CELL_SQUARES + CONTENTS * 64,
+    WINDOW_STATES = 2401, /* 7^4 */
+    FEATURE_COUNT = WINDOWS + 7 * WINDOW_STATES,
+};
+
+/* 1..18 for a cell holding something, from the viewer's side: lower piece type (3), what is on
+ * it (nothing, a one- or two-collar pawn), whether the lower piece is the viewer's. 0 empty. */
+static inline int content(uint8_t cell, int viewer)
+{
+    if (!cell) return 0;
+    return 1 + (lower_type(cell) - 1) * 3 + (upper_type(cell) ? upper_type(cell) - 1 : 0) +
+           (lower_side(cell) == viewer ? 0 : 9);
+}
+
+/* The window state of a cell: 0 empty, 1 own tower, 2 own free pawn, 3 own pawn on an enemy
+ * piece, 4 own piece under an enemy pawn, 5 enemy tower, 6 enemy free pawn. */
+static inline int window_state(uint8_t cell, int viewer)
+{
+    if (!cell) return 0;
+    bool own_below = lower_side(cell) == viewer;
+    if (upper_type(cell)) return own_below ? 4 : 3;
+    if (lower_type(cell) == TOWER) return own_below ? 1 : 5;
+    return own_below ? 2 : 6;
+}
+
+static uint16_t black_code[WINDOW_STATES]; /* Black's code of the four cells of a White code */
+static const uint8_t other_side_state[7] = {0, 5, 6, 4, 3, 1, 2};
+
+/* The features of pos from the side to move, into the sink (see feature_sink.h). */
+static inline __attribute__((always_inline)) void visit_features(const Variant *v, const Position *pos,
+                                                                FeatureSink *sink,
+                                                                const bool summing, int *phase, int *scale)
+{
+    (void)v;
+    const TawolBoard *b = CBOARD(pos);
+    int us = pos->side;
+    TawolSideTerms mine, theirs;
+    tawol_side_terms(b, us, &mine);
+    tawol_side_terms(b, us ^ 1, &theirs);
+    feature_emit(sink, summing, F_TEMPO, 1);
+    feature_emit(sink, summing, F_TAKEN, mine.taken - theirs.taken);
+    feature_emit(sink, summing, F_BLOCKING, mine.blocking - theirs.blocking);
+    feature_emit(sink, summing, F_FREE_PAWNS, mine.free_pawns - theirs.free_pawns);
+    feature_emit(sink, summing, F_TOWER_ATTACKS, mine.tower_attacks - theirs.tower_attacks);
+    feature_emit(sink, summing, F_FREE_THREATS, mine.free_threats - theirs.free_threats);
+    feature_emit(sink, summing, F_CLOSENESS, mine.closeness - theirs.closeness);
+    const TawolCounts *counts = &b->counts;
+    if (counts->towers[us ^ 1] - counts->taken[us ^ 1] == 1) feature_emit(sink, summing, F_LAST_THEIRS, 1);
+    if (counts->towers[us] - counts->taken[us] == 1) feature_emit(sink, summing, F_LAST_OURS, 1);
+
+    /* cell contents in each side's own view (Black's board turned): a cell counts for a side when
+     * its lower piece is that side's or something stands on it; and White's window states */
+    int white_sign = us == SIDE_WHITE ? 1 : -1;
+    uint8_t state[64 + 9];
+    memset(state, 0, sizeof state);
+    uint64_t occupied = 0;
+    for (int c = 0; c < 64; c++) {
+        uint8_t cell = b->cells[c];
+        if (!cell) continue;
+        occupied |= BIT(c);
+        state[c] = (uint8_t)window_state(cell, SIDE_WHITE);
+        if (lower_side(cell) == SIDE_WHITE || upper_type(cell))
+            feature_emit(sink, summing, CELL_SQUARES + (content(cell, SIDE_WHITE) - 1) * 64 + c, white_sign);
+        if (lower_side(cell) == SIDE_BLACK || upper_type(cell))
+            feature_emit(sink, summing, CELL_SQUARES + (content(cell, SIDE_BLACK) - 1) * 64 + 63 - c, -white_sign);
+    }
+    /* windows holding a piece; Black reads White's window at (row, file) as its own at
+     * (6 − row, 6 − file), its cells backwards */
+    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
+    while (corners) {
+        int c = pop_lowest(&corners);
+        int code = state[c] + 7 * state[c + 1] + 49 * state[c + 8] + 343 * state[c + 9];
+        feature_emit(sink, summing, WINDOWS + (c >> 3) * WINDOW_STATES + code, white_sign);
+        feature_emit(sink, summing, WINDOWS + (6 - (c >> 3)) * WINDOW_STATES + black_code[code], -white_sign);
+    }
+    int taken = counts->taken[0] + counts->taken[1], towers = counts->towers[0] + counts->towers[1];
+    *phase = towers ? taken * PHASE_MAX / towers : 0;
+    *scale = SCALE_MAX;
+}
+
+FEATURE_SET_ENTRY_POINTS(tawol, visit_features)
+
+void tawol_eval_init(void)
+{
+    window_codes_for_black(black_code, 7, other_side_state);
+}
+
+static void tawol_initial(const Variant *v, float *opening, float *ending)
+{
+    (void)v;
+    /* the hand-set evaluation's weights (tawol.c) */
+    static const KnownWeight known[] = {{F_TAKEN, 300},       {F_BLOCKING, 60}, {F_FREE_PAWNS, 40},  {F_TOWER_ATTACKS, 45},
+                 {F_FREE_THREATS, 10}, {F_CLOSENESS, 4}, {F_LAST_THEIRS, 200}, {F_LAST_OURS, -200}};
+    feature_starting_weights(opening, ending, FEATURE_COUNT, known, sizeof known / sizeof known[0]);
+}
+
+static void tawol_describe(const Variant *v, int index, char *out, size_t len)
+{
+    (void)v;
+    static const char *const scalars[] = {"tempo",        "towers taken", "blocking",    "free pawns",  "tower attacks",
+                                          "free threats", "closeness",    "last theirs", "last ours"};
+    if (index <= F_LAST_OURS)
+        snprintf(out, len, "%s", scalars[index]);
+    else if (index < CELL_SQUARES)
+        snprintf(out, len, "unused %d", index);
+    else if (index < WINDOWS)
+        snprintf(out, len, "content %d on cell %d", (index - CELL_SQUARES) / 64 + 1, (index - CELL_SQUARES) % 64);
+    else
+        snprintf(out, len, "window row %d state %d", (index - WINDOWS) / WINDOW_STATES, (index - WINDOWS) % WINDOW_STATES);
+}
+
+const FeatureSet tawol_features = {"tawol-windows-v1", FEATURE_COUNT,    tawol_extract,      tawol_initial,
+                                   tawol_describe,     eval_weight_pairs, tawol_evaluate_fast};

@@ -1,0 +1,120 @@
+"""tests_learning.py — the learned-evaluation pipeline at a tiny scale: scripts/train for every
+game with features (its validation loss falls, the weights load, the engine plays legal moves
+with them), shards and weights that are the same on every run, and damaged or mismatched files
+refused with the file and the offset named."""
+import filecmp
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from harness import check, test
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TRAINED = ["gounki", "checkers", "russian", "brazilian", "international", "tawol", "ecroulement", "ecroulement-rapide"]
+
+
+def donjon(ctx, *args, timeout=300):
+    return subprocess.run([ctx.binary] + [str(a) for a in args], capture_output=True, text=True, timeout=timeout,
+                          env=ctx.env)
+
+
+@test("learning", sanitizers=False)
+def tiny_training_runs_in_every_game(ctx):
+    for variant in TRAINED:
+        work = tempfile.mkdtemp()
+        done = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "train"), variant, "--tiny", "--work", work,
+                               "--threads", "2", "--engine", ctx.binary], capture_output=True, text=True, timeout=600)
+        check(done.returncode == 0, "%s: %s %s" % (variant, done.stdout[-1500:], done.stderr[-1500:]))
+        m = re.search(r"validation loss ([0-9.]+) -> ([0-9.]+)", done.stdout)
+        check(m and float(m.group(2)) < float(m.group(1)), "%s: the validation loss did not fall: %s" % (
+            variant, m.group(0) if m else done.stdout[-800:]))
+        weights = os.path.join(work, variant + ".djw")
+        e = ctx.engine(variant)
+        check(not e.errors_until_ready("setoption name EvalFile value " + weights), "%s: weights refused" % variant)
+        e.send("eval")
+        line = e.read_until(lambda l: l.startswith("info string eval"))[-1]
+        check("learned weights from EvalFile" in line, line)
+        for depth in (1, 4):
+            best = e.go("depth %d" % depth)[-1].split()[1]
+            check(best in e.moves(), "%s: bestmove %s" % (variant, best))
+        shutil.rmtree(work)
+
+
+@test("learning", sanitizers=False)
+def shards_and_weights_are_the_same_on_every_run(ctx):
+    work = tempfile.mkdtemp()
+    shards = []
+    for threads in (1, 3):
+        path = os.path.join(work, "shard%d.bin" % threads)
+        done = donjon(ctx, "selfplay", "--variant", "checkers", "--games", 12, "--first-game", 5, "--seed", 9,
+                      "--nodes", 200, "--threads", threads, "--out", path, "--hand-set", "--progress", 0)
+        check(done.returncode == 0, done.stderr)
+        shards.append(path)
+    check(filecmp.cmp(shards[0], shards[1], shallow=False), "a shard depends on the thread count")
+    # another range of the same seed is other games
+    other = os.path.join(work, "other.bin")
+    donjon(ctx, "selfplay", "--variant", "checkers", "--games", 12, "--first-game", 17, "--seed", 9, "--nodes", 200,
+           "--out", other, "--hand-set", "--progress", 0)
+    check(not filecmp.cmp(shards[0], other, shallow=False), "two game ranges gave the same data")
+    outs = []
+    for run in range(2):
+        out = os.path.join(work, "w%d.djw" % run)
+        done = donjon(ctx, "train", "--variant", "checkers", "--data", shards[0], "--data", other, "--out", out,
+                      "--epochs", 3, "--seed", 4, "--threads", 2)
+        check(done.returncode == 0, done.stderr)
+        check(re.search(r"epoch  3: training loss [0-9.]+, validation loss [0-9.]+", done.stderr), done.stderr)
+        outs.append(out)
+    check(filecmp.cmp(outs[0], outs[1], shallow=False), "two trainings with one seed differ")
+    shutil.rmtree(work)
+
+
+@test("learning", sanitizers=False)
+def damaged_and_mismatched_files_are_refused(ctx):
+    work = tempfile.mkdtemp()
+    shard = os.path.join(work, "checkers.bin")
+    check(donjon(ctx, "selfplay", "--variant", "checkers", "--games", 6, "--nodes", 200, "--out", shard,
+                 "--hand-set", "--progress", 0).returncode == 0, "selfplay failed")
+    weights = os.path.join(work, "checkers.djw")
+    check(donjon(ctx, "train", "--variant", "checkers", "--data", shard, "--out", weights, "--epochs", 1).returncode == 0,
+          "train failed")
+    data = open(shard, "rb").read()
+    good = open(weights, "rb").read()
+
+    def damaged(name, content):
+        path = os.path.join(work, name)
+        with open(path, "wb") as f:
+            f.write(content)
+        return path
+
+    # data shards: truncated, a flipped byte, another variant, not a shard at all
+    cases = [(damaged("cut.bin", data[:-7]), "truncated"),
+             (damaged("flip.bin", data[:200] + bytes([data[200] ^ 1]) + data[201:]), "checksum"),
+             (damaged("junk.bin", b"hello" * 40), "not a Donjon data shard")]
+    for path, word in cases:
+        done = donjon(ctx, "train", "--variant", "checkers", "--data", path, "--out", os.path.join(work, "x.djw"))
+        check(done.returncode != 0 and word in done.stderr and path in done.stderr and "offset" in done.stderr,
+              "%s: %s" % (word, done.stderr))
+    done = donjon(ctx, "train", "--variant", "russian", "--data", shard, "--out", os.path.join(work, "x.djw"))
+    check(done.returncode != 0 and "variant 'checkers'" in done.stderr, done.stderr)
+    # weights: truncated, a flipped byte, another variant's, another feature set (international's)
+    e = ctx.engine("checkers")
+    before = e.ask("eval", "info string eval")
+    cases = [(damaged("cut.djw", good[:-3]), "truncated"),
+             (damaged("flip.djw", good[:500] + bytes([good[500] ^ 4]) + good[501:]), "checksum"),
+             (damaged("hdr.djw", good[:20] + b"x" + good[21:]), "variant"),
+             (shard, "not a Donjon weights file")]
+    for path, word in cases:
+        errors = e.errors_until_ready("setoption name EvalFile value " + path)
+        check(errors and word in errors[0] and path in errors[0] and "offset" in errors[0], "%s: %s" % (word, errors))
+        check(e.ask("eval", "info string eval") == before, "the weights changed after a refused file")
+    e = ctx.engine("russian")
+    errors = e.errors_until_ready("setoption name EvalFile value " + weights)
+    check(errors and "checkers" in errors[0], errors)
+    e = ctx.engine("international")
+    errors = e.errors_until_ready("setoption name EvalFile value " + damaged("intl.djw", good[:16] + b"international".ljust(
+        24, b"\0") + good[40:]))
+    check(errors and "feature set" in errors[0], errors)
+    shutil.rmtree(work)
