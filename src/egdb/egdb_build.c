@@ -57,6 +57,7 @@ typedef struct {
     const DraughtsRules *rules;
     char directory[4096];
     Solved *solved[EGDB_MATERIAL_CODES];
+    const EgdbMaterial *units;     /* the materials to solve, in order (one of each mirror pair) */
     uint64_t work_total, work_done, work_built;
     double started, unit_started, last_report;
     double build_seconds;          /* spent on materials this run built, before the current one */
@@ -421,6 +422,27 @@ static void complete_work(void *context, int thread, uint64_t begin, uint64_t en
     }
 }
 
+/* Whether the material's files are there and sound (a resumed build), its values left unread. */
+static bool files_finished(Builder *b, EgdbMaterial m)
+{
+    EgdbIndex ix;
+    if (!egdb_index_init(&ix, b->rules, m)) return false;
+    uint64_t size = ix.size;
+    egdb_index_free(&ix);
+    static const struct {
+        const char *extension;
+        EgdbKind kind;
+    } files[2] = {{"dtz", EGDB_KIND_DTZ}, {"wdl", EGDB_KIND_WDL}};
+    for (int f = 0; f < 2; f++) {
+        char path[4200], err[512];
+        EgdbTableFile t;
+        material_path(b, m, files[f].extension, path, sizeof path);
+        if (!egdb_table_read(&t, path, files[f].kind, b->variant->name, m, size, err, sizeof err)) return false;
+        egdb_table_free(&t);
+    }
+    return true;
+}
+
 /* Reads the material's finished files (a resumed build); false when they are not all there and sound. */
 static bool read_finished(Builder *b, EgdbMaterial m)
 {
@@ -723,6 +745,45 @@ static bool make_directory(const char *path)
     return mkdir(partial, 0777) == 0 || errno == EEXIST;
 }
 
+/* The positions of a unit, both sides to move (0 when out of memory: counted by the caller). */
+static uint64_t unit_work(const Builder *b, EgdbMaterial m)
+{
+    EgdbIndex ix;
+    if (!egdb_index_init(&ix, b->rules, m)) return 0;
+    uint64_t work = 2 * ix.size;
+    egdb_index_free(&ix);
+    return work;
+}
+
+/* Builds unit i of the list (and its mirror) and says how it went. */
+static bool build_and_report(Builder *b, int i, char *err, size_t errlen)
+{
+    const EgdbBuildOptions *options = b->options;
+    EgdbMaterial m = b->units[i], mirror = egdb_material_mirror(m);
+    bool symmetric = egdb_material_equal(m, mirror);
+    uint64_t work = unit_work(b, m);
+    char name[64], mirror_name[64], progress[160], rate[32], positions[32];
+    egdb_material_name(m, name, sizeof name);
+    egdb_material_name(mirror, mirror_name, sizeof mirror_name);
+    double started = seconds_now();
+    b->unit_started = b->last_report = started;
+    bool ok = build_unit(b, m, err, errlen);
+    double spent = seconds_now() - started;
+    b->build_seconds += spent;
+    b->unit_started = seconds_now();
+    b->work_done += work;
+    b->work_built += work;
+    if (!ok) return false;
+    format_count((double)work, positions, sizeof positions);
+    format_count(spent > 0 ? (double)work / spent : 0, rate, sizeof rate);
+    progress_text(b, 0, progress, sizeof progress);
+    fprintf(options->log, "%s [%d/%d] %s%s%s: %s positions in %.1fs (%s/s); %s\n", b->variant->name, i + 1,
+            b->unit_count, name, symmetric ? "" : " and ", symmetric ? "" : mirror_name, positions, spent, rate,
+            progress);
+    fflush(options->log);
+    return true;
+}
+
 bool egdb_build(const EgdbBuildOptions *options, char *err, size_t errlen)
 {
     egdb_index_tables_init();
@@ -739,6 +800,7 @@ bool egdb_build(const EgdbBuildOptions *options, char *err, size_t errlen)
     if (!ok) snprintf(err, errlen, "cannot make the folder %s: %s", b->directory, strerror(errno));
     static EgdbMaterial units[4096];
     int count = ok ? list_units(b->rules, options->pieces, units, 4096) : 0;
+    b->units = units;
     for (int i = 0; i < count; i++) {
         EgdbIndex ix;
         if (!egdb_index_init(&ix, b->rules, units[i])) continue;
@@ -747,42 +809,44 @@ bool egdb_build(const EgdbBuildOptions *options, char *err, size_t errlen)
     }
     b->started = b->last_report = b->unit_started = seconds_now();
     b->unit_count = count;
+    /* materials finished before are only read (and their free values found again) when a later one
+     * must be built: a finished set is checked, not loaded */
+    static bool unread[4096];
     for (int i = 0; i < count && ok; i++) {
         EgdbMaterial m = units[i], mirror = egdb_material_mirror(m);
-        EgdbIndex ix;
-        if (!egdb_index_init(&ix, b->rules, m)) {
-            snprintf(err, errlen, "out of memory");
-            ok = false;
-            break;
-        }
-        uint64_t work = 2 * ix.size;
-        egdb_index_free(&ix);
-        char name[64], mirror_name[64], progress[160], rate[32], positions[32];
+        bool symmetric = egdb_material_equal(m, mirror);
+        char name[64], mirror_name[64];
         egdb_material_name(m, name, sizeof name);
         egdb_material_name(mirror, mirror_name, sizeof mirror_name);
-        bool symmetric = egdb_material_equal(m, mirror);
-        if (read_finished(b, m) && (symmetric || read_finished(b, mirror))) {
-            b->work_done += work;
-            fprintf(options->log, "%s [%d/%d] %s%s%s: finished before, read\n", b->variant->name, i + 1, count, name,
+        unread[i] = files_finished(b, m) && (symmetric || files_finished(b, mirror));
+        if (unread[i]) {
+            b->work_done += unit_work(b, m);
+            fprintf(options->log, "%s [%d/%d] %s%s%s: finished before\n", b->variant->name, i + 1, count, name,
                     symmetric ? "" : " and ", symmetric ? "" : mirror_name);
             fflush(options->log);
             continue;
         }
         double started = seconds_now();
-        b->unit_started = b->last_report = started;
-        ok = build_unit(b, m, err, errlen);
-        double spent = seconds_now() - started;
-        b->build_seconds += spent;
-        b->unit_started = seconds_now();
-        b->work_done += work;
-        b->work_built += work;
-        if (!ok) break;
-        format_count((double)work, positions, sizeof positions);
-        format_count(spent > 0 ? (double)work / spent : 0, rate, sizeof rate);
-        progress_text(b, 0, progress, sizeof progress);
-        fprintf(options->log, "%s [%d/%d] %s%s%s: %s positions in %.1fs (%s/s); %s\n", b->variant->name, i + 1, count,
-                name, symmetric ? "" : " and ", symmetric ? "" : mirror_name, positions, spent, rate, progress);
-        fflush(options->log);
+        int read = 0;
+        for (int j = 0; j < i && ok; j++) {
+            if (!unread[j]) continue;
+            unread[j] = false;
+            EgdbMaterial earlier = units[j], earlier_mirror = egdb_material_mirror(earlier);
+            if (read_finished(b, earlier) &&
+                (egdb_material_equal(earlier, earlier_mirror) || read_finished(b, earlier_mirror))) {
+                read++;
+                continue;
+            }
+            /* changed since it was checked: built again (its work was counted as done) */
+            b->work_done -= unit_work(b, earlier);
+            ok = build_and_report(b, j, err, errlen);
+        }
+        if (read) {
+            fprintf(options->log, "%s: read the %d materials finished before in %.1fs\n", b->variant->name, read,
+                    seconds_now() - started);
+            fflush(options->log);
+        }
+        if (ok) ok = build_and_report(b, i, err, errlen);
     }
     if (ok) {
         char elapsed[32], total[32];

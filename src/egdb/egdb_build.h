@@ -3,8 +3,9 @@
  *
  * Every material of 2 .. pieces pieces is solved, smaller ones first, into
  * <directory>/<variant>/<material>.wdl (win/draw/loss, White to move) and .dtz (plies to the
- * next capture or man move). Files already there and sound are read instead of built again,
- * so a build that was stopped resumes where it was.
+ * next capture or man move). Files already there and sound are kept instead of built again,
+ * so a build that was stopped resumes where it was; their values are read only when a material
+ * still to build needs them (a finished set is only checked).
  */
 #ifndef DONJON_EGDB_BUILD_H
 #define DONJON_EGDB_BUILD_H
