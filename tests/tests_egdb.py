@@ -52,14 +52,17 @@ def small_set(binary):
     return folder
 
 
-def solve_and_compare(binary, folder, variant):
-    """Builds the variant's set up to 4 pieces and compares it with the solver; returns problems."""
-    build(binary, folder, variant, 4)
+def solve(variant):
+    """The solver's sample lines for the variant (FEN, value, dtz), or a problem."""
     run = subprocess.run([SOLVER, "--variant", variant, "--pieces", "4", "--samples", str(SAMPLES), "--seed", "15"],
                          capture_output=True, text=True, timeout=900)
     if run.returncode != 0:
-        return ["%s: solver failed: %s" % (variant, run.stderr[-1000:])]
-    expected = [line.split() for line in run.stdout.splitlines()]
+        return None, "%s: solver failed: %s" % (variant, run.stderr[-1000:])
+    return [line.split() for line in run.stdout.splitlines()], None
+
+
+def compare(binary, folder, variant, expected):
+    """The database's answers to the solver's samples; returns problems."""
     got = probe(binary, folder, variant, [e[0] for e in expected])
     problems = []
     if len(expected) != 2 * SAMPLES or len(got) != len(expected):
@@ -90,10 +93,19 @@ def values_match_an_independent_solver(ctx):
     if not os.path.exists(SOLVER):
         subprocess.run(["make", "-C", ROOT, "build/egdb-solver"], check=True, capture_output=True)
     folder = temporary_folder("four")
-    # international (about as long as the other three together) first, on two workers
+    # two workers: the international solver (the longest job by far) on one, every build and the
+    # other solvers on the other
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        jobs = [pool.submit(solve_and_compare, ctx.binary, folder, v) for v in reversed(VARIANTS)]
-        problems = [p for job in jobs for p in job.result()]
+        solved = {"international": pool.submit(solve, "international")}
+        built = {"international": pool.submit(build, ctx.binary, folder, "international", 4)}
+        for variant in VARIANTS[:-1]:
+            built[variant] = pool.submit(build, ctx.binary, folder, variant, 4)
+            solved[variant] = pool.submit(solve, variant)
+        problems = []
+        for variant in VARIANTS:
+            built[variant].result()
+            expected, problem = solved[variant].result()
+            problems += [problem] if problem else compare(ctx.binary, folder, variant, expected)
     check(not problems, "\n    ".join(problems))
 
 
