@@ -118,3 +118,36 @@ def damaged_and_mismatched_files_are_refused(ctx):
         24, b"\0") + good[40:]))
     check(errors and "feature set" in errors[0], errors)
     shutil.rmtree(work)
+
+
+@test("learning", sanitizers=False)
+def a_shard_of_a_killed_run_is_salvaged(ctx):
+    """A writer killed before it closed leaves no count or checksum and maybe a torn record:
+    --salvage keeps the whole records, and the shard then reads as the complete one did."""
+    work = tempfile.mkdtemp()
+    shard = os.path.join(work, "whole.bin")
+    check(donjon(ctx, "selfplay", "--variant", "checkers", "--games", 6, "--nodes", 200, "--out", shard,
+                 "--hand-set", "--progress", 0).returncode == 0, "selfplay failed")
+    whole = open(shard, "rb").read()
+    record_size = int.from_bytes(whole[12:16], "little")
+    records = int.from_bytes(whole[40:48], "little")
+    check(records > 0 and len(whole) == 128 + records * record_size, "the shard's size")
+    # the header as dataset_create writes it before the first record: count and checksum 0
+    killed = whole[:40] + bytes(8) + whole[48:80] + bytes(8) + whole[88:] + whole[128:128 + record_size // 2]
+    path = os.path.join(work, "killed.bin")
+    with open(path, "wb") as f:
+        f.write(killed)
+    done = donjon(ctx, "train", "--variant", "checkers", "--data", path, "--out", os.path.join(work, "x.djw"))
+    check(done.returncode != 0 and "trailing bytes" in done.stderr, done.stderr)
+    done = donjon(ctx, "selfplay", "--salvage", path)
+    check(done.returncode == 0 and "%d records kept" % records in done.stderr, done.stderr)
+    check(open(path, "rb").read() == whole, "the salvaged shard differs from the whole one")
+    done = donjon(ctx, "train", "--variant", "checkers", "--data", path, "--out", os.path.join(work, "x.djw"),
+                  "--epochs", 1)
+    check(done.returncode == 0, done.stderr)
+    junk = os.path.join(work, "junk.bin")
+    with open(junk, "wb") as f:
+        f.write(b"hello" * 40)
+    done = donjon(ctx, "selfplay", "--salvage", junk)
+    check(done.returncode != 0 and junk in done.stderr and "not a Donjon data shard" in done.stderr, done.stderr)
+    shutil.rmtree(work)

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct DatasetWriter {
     FILE *file;
@@ -200,5 +201,48 @@ bool dataset_read(const char *path, const Variant *v, void (*visit)(void *ctx, c
     }
     free(block);
     fclose(f);
+    return ok;
+}
+
+bool dataset_salvage(const char *path, uint64_t *kept, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r+b");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    unsigned char h[DATASET_HEADER_BYTES];
+    size_t got = fread(h, 1, sizeof h, f);
+    uint32_t record_size = got == sizeof h ? get_u32(h + 12) : 0;
+    if (got < sizeof h || memcmp(h, DATASET_MAGIC, 8) != 0 || get_u32(h + 8) != DATASET_VERSION ||
+        record_size <= DATASET_RECORD_HEAD || record_size > DATASET_RECORD_HEAD + sizeof(((Position *)0)->board)) {
+        snprintf(err, errlen, "%s: not a Donjon data shard of version %d (offset 0)", path, DATASET_VERSION);
+        fclose(f);
+        return false;
+    }
+    unsigned char *record = malloc(record_size);
+    if (!record) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        fclose(f);
+        return false;
+    }
+    uint64_t count = 0, hash = FNV1A64_START, first_game = get_u64(h + 56), last_game = first_game;
+    /* a record is kept when it is whole and plausible: a killed writer leaves at most a torn
+     * last one, whose bytes are whatever the buffer held */
+    while (fread(record, 1, record_size, f) == record_size && record[8] <= 2 && record[9] <= 1 &&
+           get_u32(record) >= first_game) {
+        hash = fnv1a64(record, record_size, hash);
+        if (get_u32(record) > last_game) last_game = get_u32(record);
+        count++;
+    }
+    free(record);
+    put_u64(h + 40, count);
+    if (count) put_u64(h + 64, last_game - first_game + 1);
+    put_u64(h + 80, hash);
+    bool ok = fflush(f) == 0 && fseek(f, 0, SEEK_SET) == 0 && fwrite(h, 1, sizeof h, f) == sizeof h &&
+              fflush(f) == 0 && ftruncate(fileno(f), (off_t)(DATASET_HEADER_BYTES + count * record_size)) == 0;
+    if (fclose(f) != 0) ok = false;
+    if (!ok) snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+    *kept = count;
     return ok;
 }

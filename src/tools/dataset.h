@@ -53,4 +53,9 @@ void dataset_set_games(DatasetWriter *w, uint64_t games);
  * for a shard that checked out. */
 bool dataset_read(const char *path, const Variant *v, void (*visit)(void *ctx, const DatasetRecord *r), void *ctx,
                   DatasetMeta *meta, char *err, size_t errlen);
+
+/* Makes a shard whose writer was killed (no count or checksum in its header) readable: keeps
+ * its whole records up to the first invalid one, cuts the rest, and writes the header. The
+ * number of records kept goes to *kept. False with err naming the file and the problem. */
+bool dataset_salvage(const char *path, uint64_t *kept, char *err, size_t errlen);
 #endif

@@ -357,11 +357,22 @@ int selfplay_main(int argc, char **argv)
         {.name = "--hand-set", .kind = OPTION_FLAG, .help = "play with the hand-set evaluation, not the built-in weights"},
         {.name = "--hash", .kind = OPTION_INTEGER, .help = "MB of transposition table per thread (default 16)", .low = 1, .high = 65536, .integer = 16},
         {.name = "--progress", .kind = OPTION_INTEGER, .help = "seconds between progress lines (default 10; 0: none)", .low = 0, .high = 86400, .integer = 10},
+        {.name = "--salvage", .kind = OPTION_TEXT, .help = "make a shard whose run was killed readable (its whole records), then stop"},
         {NULL},
     };
     const char *synopsis = "--variant V --out FILE [options]";
     if (!tool_options_parse("selfplay", synopsis, options, argc, argv, 2)) return 2;
     const char *variant_name = tool_option(options, "--variant")->text, *out = tool_option(options, "--out")->text;
+    const char *salvage = tool_option(options, "--salvage")->text;
+    if (salvage) {
+        char err[512];
+        uint64_t kept = 0;
+        bool ok = dataset_salvage(salvage, &kept, err, sizeof err);
+        if (ok) fprintf(stderr, "%s: %" PRIu64 " records kept\n", salvage, kept);
+        else fprintf(stderr, "donjon selfplay: %s\n", err);
+        tool_options_free(options);
+        return ok ? 0 : 1;
+    }
     if (!variant_name || !out) {
         fprintf(stderr, "donjon selfplay: --variant and --out are required\n\n");
         tool_options_usage("selfplay", synopsis, options, stderr);
