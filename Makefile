@@ -7,8 +7,8 @@ CFLAGS_BASE = -std=gnu11 -Wall -Wextra -fno-strict-aliasing -pthread $(ARCH_FLAG
 CFLAGS ?= -O3 -DNDEBUG
 LDLIBS = -pthread -lm
 
-SOURCES = $(wildcard src/*.c src/games/*.c src/tools/*.c)
-HEADERS = $(wildcard src/*.h src/games/*.h src/tools/*.h) $(wildcard src/weights/*.djw)
+SOURCES = $(wildcard src/*.c src/games/*.c src/tools/*.c src/egdb/*.c)
+HEADERS = $(wildcard src/*.h src/games/*.h src/tools/*.h src/egdb/*.h) $(wildcard src/weights/*.djw)
 
 donjon: $(SOURCES) $(HEADERS)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(SOURCES) -o $@ $(LDLIBS)
@@ -35,8 +35,13 @@ asan: build/donjon-asan
 tsan: build/donjon-tsan
 sanitize: asan tsan
 
+# the endgame databases' independent solver, for the tests (shares only the move generator)
+build/egdb-solver: tests/egdb_solver.c src/games/draughts.c src/games/draughts_eval.c $(HEADERS)
+	@mkdir -p build
+	$(CC) $(CFLAGS_BASE) -O2 tests/egdb_solver.c src/games/draughts.c src/games/draughts_eval.c -o $@ $(LDLIBS)
+
 # the whole log is kept in build/test.log
-test: donjon build/donjon-asan build/donjon-tsan build/donjon-debug
+test: donjon build/donjon-asan build/donjon-tsan build/donjon-debug build/egdb-solver
 	set -o pipefail; python3 tests/run_tests.py --engine ./donjon --asan build/donjon-asan --tsan build/donjon-tsan 2>&1 | tee build/test.log
 
 # fuzzing: FUZZ_SECONDS per target (libFuzzer when clang has it, else a seeded random driver)
@@ -54,6 +59,17 @@ perft-full: donjon
 bench: donjon
 	./scripts/bench
 
+# draughts endgame databases into egdb/ beside the binary, where the engine looks (resumable:
+# finished materials are kept); the default set takes minutes, the full one hours
+EGDB_THREADS ?= $(shell nproc 2>/dev/null || echo 2)
+egdb: donjon
+	./donjon egdb build --variant checkers,russian,brazilian --pieces 5 --out egdb --threads $(EGDB_THREADS)
+	./donjon egdb build --variant international --pieces 4 --out egdb --threads $(EGDB_THREADS)
+
+egdb-full: donjon
+	./donjon egdb build --variant checkers,russian,brazilian --pieces 6 --out egdb --threads $(EGDB_THREADS)
+	./donjon egdb build --variant international --pieces 5 --out egdb --threads $(EGDB_THREADS)
+
 # the browser board, one engine per tab: open the address it prints (PORT=... for another port)
 PORT ?= 8080
 serve: donjon
@@ -67,4 +83,4 @@ setup:
 clean:
 	rm -rf donjon build
 
-.PHONY: native run asan tsan sanitize test fuzz fuzz-short perft-full bench serve setup clean
+.PHONY: native run asan tsan sanitize test fuzz fuzz-short perft-full bench egdb egdb-full serve setup clean

@@ -1,7 +1,10 @@
 /* engine.c — the engine facade (see engine.h). */
 #include "engine.h"
 
+#include "egdb/egdb_probe.h"
+#include "egdb/egdb_search.h"
 #include "eval_weights.h"
+#include "games/draughts.h"
 #include "outcome.h"
 
 #include <pthread.h>
@@ -33,6 +36,9 @@ struct Engine {
     const EvalWeights *weights[VARIANT_LIMIT]; /* each variant's learned weights, or NULL */
     EvalWeights *loaded[VARIANT_LIMIT];        /* those read from an EvalFile (owned) */
     int option_value[VARIANT_LIMIT]; /* each variant's rule option (index into option_values) */
+    EgdbSet *egdb[VARIANT_LIMIT];    /* each draughts variant's endgame databases, or NULL */
+    bool egdb_opened[VARIANT_LIMIT]; /* whether opening them was tried (since the path was set) */
+    char egdb_path[4096];            /* "" = egdb beside the executable */
 };
 
 Engine *engine_new(const SearchCallbacks *callbacks)
@@ -59,7 +65,7 @@ void engine_free(Engine *e)
         pool_free(e->pool);
     }
     tt_free(&e->tt);
-    for (int i = 0; i < VARIANT_LIMIT; i++) eval_weights_free(e->loaded[i]);
+    for (int i = 0; i < VARIANT_LIMIT; i++) eval_weights_free(e->loaded[i]), egdb_close(e->egdb[i]);
     free(e->game_keys);
     free(e);
 }
@@ -187,6 +193,57 @@ bool engine_set_eval_file(Engine *e, const char *path, char *err, size_t errlen)
 
 const EvalWeights *engine_weights(const Engine *e) { return e->weights[variant_index(e->variant)]; }
 
+void engine_set_egdb_path(Engine *e, const char *path)
+{
+    stop_and_wait(e);
+    bool default_path = !path || !*path || strcmp(path, "<default>") == 0;
+    snprintf(e->egdb_path, sizeof e->egdb_path, "%s", default_path ? "" : path);
+    for (int i = 0; i < VARIANT_LIMIT; i++) {
+        egdb_close(e->egdb[i]);
+        e->egdb[i] = NULL;
+        e->egdb_opened[i] = false;
+    }
+}
+
+bool engine_open_egdb(Engine *e, char *message, size_t len)
+{
+    int index = variant_index(e->variant);
+    if (e->egdb_opened[index] || !draughts_is_variant(e->variant)) return false;
+    /* no search of this variant can be using a set that was never opened */
+    stop_and_wait(e);
+    char directory[4096];
+    if (e->egdb_path[0])
+        snprintf(directory, sizeof directory, "%s", e->egdb_path);
+    else
+        egdb_default_directory(directory, sizeof directory);
+    e->egdb[index] = egdb_open(e->variant, directory, message, len);
+    e->egdb_opened[index] = true;
+    return true;
+}
+
+const EgdbSet *engine_egdb(const Engine *e) { return e->egdb[variant_index(e->variant)]; }
+
+/* A covered root searches only the moves the databases prefer (the user's searchmoves among them). */
+static void keep_database_moves(const EgdbSet *db, const Position *root, SearchLimits *limits)
+{
+    Move kept[MAX_MOVES];
+    int n = egdb_root_moves(db, root, kept, NULL);
+    if (!n) return;
+    if (!limits->searchmoves_count) {
+        memcpy(limits->searchmoves, kept, sizeof(Move) * (size_t)n);
+        limits->searchmoves_count = n;
+        return;
+    }
+    int both = 0;
+    for (int i = 0; i < limits->searchmoves_count; i++)
+        for (int j = 0; j < n; j++)
+            if (move_equal(&limits->searchmoves[i], &kept[j])) {
+                limits->searchmoves[both++] = limits->searchmoves[i];
+                break;
+            }
+    if (both) limits->searchmoves_count = both; /* none preferred: the user's list stands */
+}
+
 void engine_new_game(Engine *e)
 {
     stop_and_wait(e);
@@ -196,6 +253,8 @@ void engine_new_game(Engine *e)
 
 void engine_go(Engine *e, const SearchLimits *limits, int64_t move_overhead)
 {
+    char message[1024];
+    engine_open_egdb(e, message, sizeof message); /* the protocol opened it already and told why */
     stop_and_wait(e);
     SearchShared *s = &e->shared;
     s->variant = e->variant;
@@ -211,6 +270,9 @@ void engine_go(Engine *e, const SearchLimits *limits, int64_t move_overhead)
     atomic_store(&s->ponder_hit, false);
     s->external_stop = NULL;
     s->weights = e->weights[variant_index(e->variant)];
+    /* a weakened search plays its endgames by itself */
+    s->egdb = limits->weakened ? NULL : e->egdb[variant_index(e->variant)];
+    if (s->egdb) keep_database_moves(s->egdb, &e->position, &s->limits);
     s->start_ms = now_ms();
     int side = e->position.side;
     s->budget = time_budget(limits->movetime, limits->clock[side], limits->increment[side], limits->moves_to_go,

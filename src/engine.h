@@ -34,6 +34,16 @@ const struct EvalWeights *engine_weights(const Engine *e);
 /* The value (index into option_values) of variant v's rule option; used by later positions. */
 void engine_set_variant_option(Engine *e, const Variant *v, int value);
 
+/* Endgame databases (src/egdb): the folder of the sets (NULL, "" or "<default>": egdb beside the
+ * executable). Each draughts variant's set is opened when first wanted. */
+void engine_set_egdb_path(Engine *e, const char *path);
+/* Opens the current variant's set unless that was done: true then, with what happened in message. */
+bool engine_open_egdb(Engine *e, char *message, size_t len);
+/* The current variant's set, or NULL. */
+const struct EgdbSet *engine_egdb(const Engine *e);
+
+/* A search of the current position. When the position is in the endgame databases (and the play
+ * is not weakened), only the moves they prefer are searched (src/egdb/egdb_search.h). */
 void engine_go(Engine *e, const SearchLimits *limits, int64_t move_overhead);
 void engine_stop(Engine *e);       /* returns at once; bestmove follows from the search */
 void engine_ponderhit(Engine *e);

@@ -2,6 +2,7 @@
  * default, `hub` for the Hub protocol, `dxp …` for DXP over TCP) or run the one command the
  * command line names (`donjon bench`, `donjon selfplay`, `donjon --help`, ...). */
 #include "dxp.h"
+#include "egdb/egdb_tool.h"
 #include "game.h"
 #include "hub.h"
 #include "protocol.h"
@@ -24,6 +25,7 @@ static void usage(FILE *out)
             "       donjon bench [depth] [variant]  run the benchmark and exit\n"
             "       donjon selfplay --variant V --out FILE [options]   training data from self-play\n"
             "       donjon train --variant V --data FILE... --out FILE [options]   fit weights to the data\n"
+            "       donjon egdb build|probe [options]   draughts endgame databases (donjon egdb --help)\n"
             "       donjon --version                print the version\n"
             "       donjon --help                   this text\n",
             DONJON_VERSION);
@@ -54,6 +56,7 @@ int main(int argc, char **argv)
     if (strcmp(command, "dxp") == 0) return dxp_main(argc - 2, argv + 2);
     if (strcmp(command, "selfplay") == 0) return selfplay_main(argc, argv);
     if (strcmp(command, "train") == 0) return train_main(argc, argv);
+    if (strcmp(command, "egdb") == 0) return egdb_main(argc, argv);
     fprintf(stderr, "donjon: unknown command '%s'\n\n", command);
     usage(stderr);
     return 2;

@@ -6,6 +6,8 @@
 #include "protocol.h"
 
 #include "bench.h"
+#include "egdb/egdb_probe.h"
+#include "egdb/egdb_search.h"
 #include "engine.h"
 #include "eval_weights.h"
 #include "perft.h"
@@ -188,7 +190,15 @@ static void command_uci(Protocol *p)
     text_emit("option name MultiPV type spin default 1 min 1 max %d", MAX_MULTIPV);
     text_emit("option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
     text_emit("option name EvalFile type string default <built-in>");
+    text_emit("option name EGDBPath type string default <default>");
     text_emit("uciok");
+}
+
+/* Opens the current variant's endgame databases when first wanted, and says what came of it. */
+static void open_egdb(Protocol *p)
+{
+    char message[2048];
+    if (engine_open_egdb(p->engine, message, sizeof message)) text_emit("info string %s", message);
 }
 
 static void announce_variant(Protocol *p)
@@ -285,6 +295,9 @@ static void command_setoption(Protocol *p, char **tokens, int count)
             text_emit("info string EvalFile: %s uses %s", engine_variant(p->engine)->name,
                  w ? w->origin : "its hand-set evaluation (no built-in weights)");
         }
+    } else if (strcasecmp(name, "EGDBPath") == 0) {
+        engine_set_egdb_path(p->engine, value);
+        open_egdb(p);
     } else if (strcasecmp(name, "Skill Level") == 0) {
         if (!text_parse_integer(value, 0, SKILL_MAX, &number))
             error("Skill Level must be an integer from 0 to %d", SKILL_MAX);
@@ -497,6 +510,7 @@ static void command_go(Protocol *p, char **tokens, int count)
         text_emit("bestmove (none)");
         return;
     }
+    open_egdb(p);
 #ifdef DONJON_FUZZING
     limits.depth = limits.depth && limits.depth < 3 ? limits.depth : 3;
     limits.infinite = limits.ponder = false;
@@ -533,6 +547,15 @@ static void command_display(Protocol *p)
     if (length && board[length - 1] == '\n') board[length - 1] = 0;
     text_emit("%s", board);
     text_emit("Fen: %s", fen);
+    open_egdb(p);
+    const EgdbSet *db = engine_egdb(p->engine);
+    if (db) {
+        char value[256];
+        if (egdb_describe(db, pos, value, sizeof value))
+            text_emit("Egdb: %s", value);
+        else
+            text_emit("Egdb: not covered (the databases hold up to %d pieces)", egdb_pieces(db));
+    }
     text_emit("Key: %016" PRIx64, pos->key);
 }
 
@@ -587,13 +610,15 @@ static void command_eval(Protocol *p)
     const Variant *v = engine_variant(p->engine);
     const EvalWeights *w = engine_weights(p->engine);
     const Position *pos = engine_position(p->engine);
-    if (!w) {
+    if (!w)
         text_emit("info string eval %d (side to move, hand-set evaluation)", v->evaluate(v, pos));
-        return;
-    }
-    /* the fast path and the plain sum over the features must agree: both are shown */
-    text_emit("info string eval %d (side to move, learned weights %s; feature sum %d)", learned_evaluate(v, pos, w),
-         w->owned ? "from EvalFile" : "built in", learned_evaluate_generic(v, pos, w));
+    else /* the fast path and the plain sum over the features must agree: both are shown */
+        text_emit("info string eval %d (side to move, learned weights %s; feature sum %d)", learned_evaluate(v, pos, w),
+             w->owned ? "from EvalFile" : "built in", learned_evaluate_generic(v, pos, w));
+    open_egdb(p);
+    const EgdbSet *db = engine_egdb(p->engine);
+    char value[256];
+    if (db && egdb_describe(db, pos, value, sizeof value)) text_emit("info string egdb %s", value);
 }
 
 /* ------------------------------------------------------------ loop */
@@ -621,7 +646,7 @@ static void command_help(Protocol *p)
         "     [searchmoves <m1> ...]               search; ends with 'bestmove'",
         "  stop | ponderhit | isready | quit",
         "  moves      the legal moves             d         the board, its FEN and key",
-        "  result     the game's result so far    eval      the static evaluation",
+        "  result     the game's result so far    eval      the static evaluation (and the endgame database's value)",
         "  perft N    count the leaves at depth N bench [depth] [variant]  the benchmark",
         "  help       this text",
         NULL,
@@ -636,7 +661,11 @@ static void command_result(Protocol *p)
     text_emit("result %s", result);
 }
 
-static void command_isready(Protocol *p) { (void)p, text_emit("readyok"); }
+static void command_isready(Protocol *p)
+{
+    open_egdb(p); /* the slow part of a first search, done while the GUI waits anyway */
+    text_emit("readyok");
+}
 static void command_ucinewgame(Protocol *p) { engine_new_game(p->engine); }
 static void command_stop(Protocol *p) { engine_stop(p->engine); }
 static void command_ponderhit(Protocol *p) { engine_ponderhit(p->engine); }

@@ -2,6 +2,7 @@
 #include "search.h"
 
 #include "bitops.h"
+#include "egdb/egdb_search.h"
 #include "eval_weights.h"
 
 #include <stdlib.h>
@@ -246,6 +247,12 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
             (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && score >= beta) ||
              (hit.bound == BOUND_UPPER && score <= alpha)))
             return score;
+    }
+
+    /* endgame databases (src/egdb/egdb_search.h): a covered position's exact score ends the line */
+    if (t->shared->egdb && ply > 0) {
+        int score;
+        if (egdb_search_score(t->shared->egdb, pos, &score)) return score;
     }
 
     Move *moves = t->moves[ply];

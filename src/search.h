@@ -82,6 +82,7 @@ typedef struct SearchShared {
     _Atomic int64_t ponderhit_ms;
     const atomic_bool *external_stop; /* bench: a flag of its caller that also stops the search */
     const struct EvalWeights *weights; /* the learned evaluation's weights, or NULL (hand-set) */
+    const struct EgdbSet *egdb;  /* endgame databases to probe (src/egdb), or NULL */
     int64_t start_ms;
     TimeBudget budget;
     int thread_count;

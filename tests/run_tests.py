@@ -26,6 +26,7 @@ import tests_robustness  # noqa: E402,F401
 import tests_contact  # noqa: E402,F401
 import tests_hub  # noqa: E402,F401
 import tests_dxp  # noqa: E402,F401
+import tests_egdb  # noqa: E402,F401
 import tests_learning  # noqa: E402,F401
 import tests_browser  # noqa: E402,F401
 
@@ -40,6 +41,9 @@ def main():
     parser.add_argument("-k", help="run only tests whose name contains this")
     args = parser.parse_args()
     os.environ["DONJON_FULL_PERFT"] = "1" if args.full else ""
+    # engines started by the tests see no endgame databases unless a test gives EGDBPath: what a
+    # local `make egdb` left beside the binary must not change what they play
+    os.environ["DONJON_EGDB"] = "/dev/null/no-egdb"
 
     builds = [("", os.path.abspath(args.engine), None, [], 1)]
     sanitizer_env = dict(os.environ)

@@ -446,6 +446,40 @@ static void draughts_make_move(const Variant *v, const Position *pos, const Move
         out->counter = 0;
 }
 
+/* ---------------------------------------------------------------- endgame databases */
+
+void draughts_setup(const Variant *v, Position *pos, uint64_t white, uint64_t black, uint64_t kings, int side)
+{
+    (void)v;
+    memset(pos, 0, offsetof(Position, board) + sizeof(DraughtsBoard));
+    DraughtsBoard *b = BOARD(pos);
+    b->pieces[SIDE_WHITE] = white;
+    b->pieces[SIDE_BLACK] = black;
+    b->kings = kings;
+    pos->side = (uint8_t)side;
+    pos->key = compute_key(pos);
+}
+
+int draughts_quiet_moves(const Variant *v, const Position *pos, Move *list)
+{
+    return generate_quiet(RULES(v), pos, list);
+}
+
+bool draughts_has_capture(const Variant *v, const Position *pos)
+{
+    const DraughtsRules *r = RULES(v);
+    const DraughtsBoard *b = CBOARD(pos);
+    int us = pos->side;
+    uint64_t own = b->pieces[us], empty = r->board_mask & ~(b->pieces[0] | b->pieces[1]);
+    if (men_that_can_capture(r, own & ~b->kings, b->pieces[us ^ 1], empty, us)) return true;
+    CaptureSearch cs;
+    start_capture_search(&cs, r, pos);
+    cs.empty = empty;
+    for (uint64_t kings = own & b->kings; kings;)
+        if (king_can_capture(&cs, pop_lowest(&kings), 0)) return true;
+    return false;
+}
+
 /* ---------------------------------------------------------------- draws and ends */
 
 static const char *draughts_counter_draw(const Variant *v, const Position *pos)

@@ -1,6 +1,7 @@
 /*
  * draughts_board.h — what the draughts module's files share: the rules table of a variant
- * and the board (games/draughts.c has the rules, games/draughts_eval.c the learned features).
+ * and the board (games/draughts.c has the rules, games/draughts_eval.c the learned features,
+ * src/egdb the endgame databases).
  * Square numbering and the ghost-bit layout are explained at the top of draughts.c.
  */
 #ifndef DONJON_DRAUGHTS_BOARD_H
@@ -57,6 +58,14 @@ _Static_assert(sizeof(DraughtsBoard) <= sizeof(((Position *)0)->board), "board a
 /* The learned evaluation's features (draughts_eval.c); draughts_eval_init derives its tables. */
 extern const FeatureSet draughts8_features, draughts10_features;
 void draughts_eval_init(const DraughtsRules *r);
+
+/* For the endgame databases: a position (its key computed, counters zero) from its bitboards; the
+ * quiet moves of the side to move whatever the capture rule says (a king's quiet move is its own
+ * inverse, so these are also the moves that led to a position); and whether the side to move
+ * has a capture (cheaper than generating them: without one, the quiet moves are the legal moves). */
+void draughts_setup(const Variant *v, Position *pos, uint64_t white, uint64_t black, uint64_t kings, int side);
+int draughts_quiet_moves(const Variant *v, const Position *pos, Move *list);
+bool draughts_has_capture(const Variant *v, const Position *pos);
 
 /* The set bb moved one step in direction d, restricted to the board. */
 static inline uint64_t shift_dir(const DraughtsRules *r, uint64_t bb, int d)

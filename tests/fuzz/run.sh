@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 mode=${1:---runs}
 amount=${2:-2000}
-sources=$(ls src/*.c src/games/*.c src/tools/*.c | grep -v '^src/main.c$')
+sources=$(ls src/*.c src/games/*.c src/tools/*.c src/egdb/*.c | grep -v '^src/main.c$')
 flags="-std=gnu11 -O1 -g -fno-strict-aliasing -pthread -DDONJON_FUZZING -fsanitize=address,undefined -fno-sanitize-recover=all"
 mkdir -p build
 if echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long s) { return 0; }' |
