@@ -103,22 +103,33 @@ bool dataset_close(DatasetWriter *w, char *err, size_t errlen)
     return ok;
 }
 
+/* Opens a shard and reads its header into h, checking the mark; NULL with err otherwise. */
+static FILE *open_shard(const char *path, const char *mode, unsigned char *h, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, mode);
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t got = fread(h, 1, DATASET_HEADER_BYTES, f);
+    if (got < DATASET_HEADER_BYTES || memcmp(h, DATASET_MAGIC, 8) != 0) {
+        snprintf(err, errlen, "%s: not a Donjon data shard (%s at offset 0)", path,
+                 got < DATASET_HEADER_BYTES ? "shorter than the 128-byte header" : "no DJDATA01 mark");
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
+/* A record's result and side to move are in range (a torn or damaged one's may not be). */
+static bool record_plausible(const unsigned char *b) { return b[8] <= 2 && b[9] <= 1; }
+
 bool dataset_read(const char *path, const Variant *v, void (*visit)(void *ctx, const DatasetRecord *r), void *ctx,
                   DatasetMeta *meta, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return false;
-    }
     unsigned char h[DATASET_HEADER_BYTES];
-    size_t got = fread(h, 1, sizeof h, f);
-    if (got < sizeof h || memcmp(h, DATASET_MAGIC, 8) != 0) {
-        snprintf(err, errlen, "%s: not a Donjon data shard (%s at offset 0)", path,
-                 got < sizeof h ? "shorter than the 128-byte header" : "no DJDATA01 mark");
-        fclose(f);
-        return false;
-    }
+    FILE *f = open_shard(path, "rb", h, err, errlen);
+    if (!f) return false;
     char variant[25] = {0};
     memcpy(variant, h + 16, 24);
     uint32_t version = get_u32(h + 8), record_size = get_u32(h + 12);
@@ -171,7 +182,7 @@ bool dataset_read(const char *path, const Variant *v, void (*visit)(void *ctx, c
                 r.position.reversible_plies = (uint16_t)get_u16(b + 12);
                 r.position.counter = (uint16_t)get_u16(b + 14);
                 memcpy(r.position.board, b + DATASET_RECORD_HEAD, record_size - DATASET_RECORD_HEAD);
-                if (r.result > 2 || r.position.side > 1) {
+                if (!record_plausible(b)) {
                     snprintf(err, errlen, "%s: bad record %" PRIu64 " at offset %" PRIu64 " (result %d, side %d)", path,
                              seen + i, (uint64_t)DATASET_HEADER_BYTES + (seen + i) * record_size, r.result,
                              r.position.side);
@@ -206,17 +217,13 @@ bool dataset_read(const char *path, const Variant *v, void (*visit)(void *ctx, c
 
 bool dataset_salvage(const char *path, uint64_t *kept, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r+b");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return false;
-    }
     unsigned char h[DATASET_HEADER_BYTES];
-    size_t got = fread(h, 1, sizeof h, f);
-    uint32_t record_size = got == sizeof h ? get_u32(h + 12) : 0;
-    if (got < sizeof h || memcmp(h, DATASET_MAGIC, 8) != 0 || get_u32(h + 8) != DATASET_VERSION ||
-        record_size <= DATASET_RECORD_HEAD || record_size > DATASET_RECORD_HEAD + sizeof(((Position *)0)->board)) {
-        snprintf(err, errlen, "%s: not a Donjon data shard of version %d (offset 0)", path, DATASET_VERSION);
+    FILE *f = open_shard(path, "r+b", h, err, errlen);
+    if (!f) return false;
+    uint32_t record_size = get_u32(h + 12);
+    if (get_u32(h + 8) != DATASET_VERSION || record_size <= DATASET_RECORD_HEAD ||
+        record_size > DATASET_RECORD_HEAD + sizeof(((Position *)0)->board)) {
+        snprintf(err, errlen, "%s: not a Donjon data shard of version %d (offset 8)", path, DATASET_VERSION);
         fclose(f);
         return false;
     }
@@ -229,7 +236,7 @@ bool dataset_salvage(const char *path, uint64_t *kept, char *err, size_t errlen)
     uint64_t count = 0, hash = FNV1A64_START, first_game = get_u64(h + 56), last_game = first_game;
     /* a record is kept when it is whole and plausible: a killed writer leaves at most a torn
      * last one, whose bytes are whatever the buffer held */
-    while (fread(record, 1, record_size, f) == record_size && record[8] <= 2 && record[9] <= 1 &&
+    while (fread(record, 1, record_size, f) == record_size && record_plausible(record) &&
            get_u32(record) >= first_game) {
         hash = fnv1a64(record, record_size, hash);
         if (get_u32(record) > last_game) last_game = get_u32(record);
