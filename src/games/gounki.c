@@ -242,6 +242,9 @@ static void deployments(Generator *g, int from, uint8_t stack)
     }
 }
 
+/* Rows a piece on `cell` still has to cross to leave the board on the side's far edge. */
+static inline int rows_to_edge(int side, int cell) { return side == SIDE_WHITE ? 8 - (cell >> 3) : 1 + (cell >> 3); }
+
 static bool game_is_over(const Position *pos)
 {
     const GounkiBoard *b = CBOARD(pos);
@@ -256,6 +259,9 @@ static int generate_moves(const Position *pos, Move *list, bool noisy_only)
     for (uint64_t own = b->occupied[pos->side]; own;) {
         int c = pop_lowest(&own);
         displacements(&g, c, b->cells[c]);
+        /* a deployment is noisy only when it exits, which needs the far edge within the
+         * stack's size (each piece lands one row further): quiescence skips the others */
+        if (noisy_only && rows_to_edge(pos->side, c) > stack_size(b->cells[c])) continue;
         deployments(&g, c, b->cells[c]);
     }
     return g.count;
@@ -282,8 +288,7 @@ int gounki_exit_threats(const Position *pos, int side)
     for (uint64_t candidates = b->occupied[side] & near_edge; candidates;) {
         int c = pop_lowest(&candidates);
         uint8_t stack = b->cells[c];
-        int rows_to_go = side == SIDE_WHITE ? 8 - (c >> 3) : 1 + (c >> 3);
-        if (rows_to_go > stack_size(stack)) continue;
+        if (rows_to_edge(side, c) > stack_size(stack)) continue;
         Generator g = {&view, side, list, 0, true};
         displacements(&g, c, stack);
         if (g.count == 0) deployments(&g, c, stack);
