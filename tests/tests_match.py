@@ -161,6 +161,42 @@ def records_with_openings_replay_and_number_from_the_first_mover(ctx):
             check(len(g["moves"]) >= 3, g["moves"])
 
 
+def draughts_pieces(fen):
+    """Pieces on a draughts FEN board, counted here (squares, K prefixes and ranges such as 1-4)."""
+    count = 0
+    for field in fen.split(":")[1:]:
+        for item in filter(None, (x.strip().lstrip("K") for x in field[1:].split(","))):
+            low, _, high = item.partition("-")
+            count += int(high) - int(low) + 1 if high else 1
+    return count
+
+
+@test("match", sanitizers=False)
+def opening_sets_from_the_start_and_endgame_sets(ctx):
+    make_openings = os.path.join(ROOT, "scripts", "make_openings")
+    check(draughts_pieces("W:WK3,6,11-13:B2,4") == 7, "the test's own counter")
+    done = subprocess.run([sys.executable, make_openings, "--variant", "gounki", "--count", "3", "--plies", "4",
+                           "--depth", "2"], capture_output=True, text=True, timeout=300)
+    lines = [l for l in done.stdout.splitlines() if not l.startswith("#")]
+    check(done.returncode == 0 and len(lines) == 3, done.stdout + done.stderr)
+    e = ctx.engine("gounki")
+    for line in lines:
+        check(line.startswith("startpos | ") and len(line.split()) == 6, line)
+        check(not e.errors_until_ready("position startpos moves " + line.split("|")[1]), line)
+    # endgames: at most 8 pieces, nobody to move in a capture, distinct, loadable
+    done = subprocess.run([sys.executable, make_openings, "--variant", "checkers", "--count", "3", "--plies", "6",
+                           "--pieces", "8", "--depth", "2", "--play-depth", "2", "--balance", "300"],
+                          capture_output=True, text=True, timeout=300)
+    fens = [l for l in done.stdout.splitlines() if not l.startswith("#")]
+    check(done.returncode == 0 and len(fens) == 3 and len(set(fens)) == 3, done.stdout + done.stderr)
+    e = ctx.engine("checkers")
+    for fen in fens:
+        check(2 <= draughts_pieces(fen) <= 8, fen)
+        check(not e.errors_until_ready("position fen " + fen), fen)
+        legal = e.moves()
+        check(legal and not any("x" in m for m in legal), "%s: %s" % (fen, legal))
+
+
 @test("match", sanitizers=False)
 def the_runner_explains_itself(ctx):
     match = [sys.executable, os.path.join(ROOT, "scripts", "match")]
