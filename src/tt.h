@@ -42,6 +42,13 @@ typedef struct {
     int bound;
 } TTHit;
 
+/* Starts loading the cluster of key into the cache, so that a probe made a little later (once
+ * the child's first checks are done) does not wait for memory. */
+static inline void tt_prefetch(const TranspositionTable *tt, uint64_t key)
+{
+    __builtin_prefetch(&tt->clusters[(size_t)(((unsigned __int128)key * tt->cluster_count) >> 64)]);
+}
+
 /* Replaces the table by one of `megabytes`; on failure keeps the old table and returns false. */
 bool tt_resize(TranspositionTable *tt, size_t megabytes);
 void tt_free(TranspositionTable *tt);
