@@ -231,6 +231,11 @@ typedef struct {
     WeightPair king_square[50];
     WeightPair region[16][PATTERN_STATES];
     int mirror[16];  /* the region a half-turn brings a region to */
+    /* White's region w less Black's view of the same squares (region mirror[w], read
+     * backwards), by White's state of the region: one lookup a region instead of two, when
+     * every difference fits in 16 bits */
+    bool has_difference;
+    WeightPair difference[16][PATTERN_STATES];
 } Prepared;
 
 static void *draughts_prepare(const Variant *v, const int16_t *opening, const int16_t *ending)
@@ -268,6 +273,23 @@ static void *draughts_prepare(const Variant *v, const int16_t *opening, const in
         }
     }
     for (int w = 0; w < g->windows; w++) p->mirror[w] = g->windows - 1 - w;
+    p->has_difference = true;
+    for (int w = 0; w < g->windows && p->has_difference; w++)
+        for (int state = 0; state < PATTERN_STATES && p->has_difference; state++) {
+            /* the same squares from Black's side: read backwards, own and enemy men swapped */
+            int turned = 0;
+            for (int k = 0, rest = state; k < 8; k++, rest /= 3) {
+                static const int swapped[3] = {0, 2, 1};
+                int power = 1;
+                for (int j = 0; j < 7 - k; j++) power *= 3;
+                turned += swapped[rest % 3] * power;
+            }
+            for (int ph = 0; ph < 2; ph++) {
+                int difference = p->region[w][state].pair[ph] - p->region[p->mirror[w]][turned].pair[ph];
+                if (difference > 32767 || difference < -32768) p->has_difference = false;
+                p->difference[w][state].pair[ph] = (int16_t)difference;
+            }
+        }
     return p;
 }
 
@@ -320,8 +342,12 @@ static int draughts_evaluate_fast(const Variant *v, const Position *pos, const v
                            ((white_bits >> shift3) & 0xC0));
         int black8 = (int)((black_bits & 3) | ((black_bits >> shift1) & 0xC) | ((black_bits >> shift2) & 0x30) |
                            ((black_bits >> shift3) & 0xC0));
-        add_pair(sum[SIDE_WHITE], p->region[w][base3[white8] + 2 * base3[black8]], 1);
-        add_pair(sum[SIDE_BLACK], p->region[p->mirror[w]][base3_reversed[black8] + 2 * base3_reversed[white8]], 1);
+        if (p->has_difference)
+            add_pair(sum[SIDE_WHITE], p->difference[w][base3[white8] + 2 * base3[black8]], 1);
+        else {
+            add_pair(sum[SIDE_WHITE], p->region[w][base3[white8] + 2 * base3[black8]], 1);
+            add_pair(sum[SIDE_BLACK], p->region[p->mirror[w]][base3_reversed[black8] + 2 * base3_reversed[white8]], 1);
+        }
     }
     /* king mobility counts free squares along lines: the same from either side's view */
     int counts[2][2]; /* [side][men, kings] */
