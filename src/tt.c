@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define DEPTH_OFFSET 16
 
@@ -11,15 +12,52 @@ static inline TTCluster *cluster_of(const TranspositionTable *tt, uint64_t key)
     return &tt->clusters[(size_t)(((unsigned __int128)key * tt->cluster_count) >> 64)];
 }
 
+/* The table's memory: zeroed pages mapped lazily (a large table costs nothing until it is
+ * used), aligned to 2 MB and marked for huge pages where the system has them, since every
+ * probe lands on a random page and 4 KB pages would miss the TLB on most of them. */
+enum { HUGE_PAGE = 2 * 1024 * 1024 };
+
+static void *table_memory(size_t bytes, void **mapping, size_t *mapping_bytes)
+{
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+    size_t total = bytes + HUGE_PAGE;
+    void *base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return NULL;
+    uintptr_t aligned = ((uintptr_t)base + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    madvise((void *)aligned, bytes, MADV_HUGEPAGE); /* advice only: without huge pages it still works */
+    *mapping = base;
+    *mapping_bytes = total;
+    return (void *)aligned;
+#else
+    *mapping = calloc(1, bytes);
+    *mapping_bytes = 0;
+    return *mapping;
+#endif
+}
+
+static void release_memory(void *mapping, size_t mapping_bytes)
+{
+    if (!mapping) return;
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+    munmap(mapping, mapping_bytes);
+#else
+    (void)mapping_bytes;
+    free(mapping);
+#endif
+}
+
 bool tt_resize(TranspositionTable *tt, size_t megabytes)
 {
     if (megabytes < 1) return false;
     size_t count = megabytes * 1024 * 1024 / sizeof(TTCluster);
-    /* calloc maps zeroed pages lazily: a large table costs nothing until it is used */
-    TTCluster *clusters = calloc(count, sizeof(TTCluster));
+    void *mapping;
+    size_t mapping_bytes;
+    TTCluster *clusters = table_memory(count * sizeof(TTCluster), &mapping, &mapping_bytes);
     if (!clusters) return false;
-    free(tt->clusters);
+    release_memory(tt->mapping, tt->mapping_bytes);
     tt->clusters = clusters;
+    tt->mapping = mapping;
+    tt->mapping_bytes = mapping_bytes;
     tt->cluster_count = count;
     tt->megabytes = megabytes;
     tt->generation = 0;
@@ -28,8 +66,9 @@ bool tt_resize(TranspositionTable *tt, size_t megabytes)
 
 void tt_free(TranspositionTable *tt)
 {
-    free(tt->clusters);
+    release_memory(tt->mapping, tt->mapping_bytes);
     tt->clusters = NULL;
+    tt->mapping = NULL;
     tt->cluster_count = 0;
 }
 

@@ -29,6 +29,8 @@ typedef struct {
 
 typedef struct {
     TTCluster *clusters;
+    void *mapping;          /* the memory the clusters lie in (released by tt_free) */
+    size_t mapping_bytes;
     size_t cluster_count;
     size_t megabytes;
     uint8_t generation;
