@@ -223,7 +223,8 @@ static void draughts_describe(const Variant *v, int index, char *out, size_t len
  *
  * The same sum without turning the board: a region seen by Black is the half-turned region
  * of White's view read backwards, so one pass over White's view gives both sides' indices
- * (base3_reversed). The man squares are folded into the region tables (each square into one
+ * (base3_reversed); better, both weights are folded into one table of their difference, read
+ * with White's index. The man squares are folded into the region tables (each square into one
  * region holding it), and each weight's two phases sit side by side in memory.
  */
 typedef struct {
