@@ -43,6 +43,7 @@ static void *worker(void *opaque)
         if (pool->quitting) break;
         seen = pool->generation;
         SearchShared *job = pool->job;
+        if (start.index >= job->thread_count) continue; /* not needed by this search */
         pthread_mutex_unlock(&pool->mutex);
         if (start.index == 0)
             search_main(pool->threads[0], job);
@@ -122,11 +123,13 @@ void pool_start(ThreadPool *pool, SearchShared *shared)
     pthread_mutex_lock(&pool->mutex);
     while (pool->running > 0) pthread_cond_wait(&pool->done, &pool->mutex);
     shared->threads = pool->threads;
-    shared->thread_count = pool->count;
+    /* a weakened search (Skill Level) runs on one thread: its node budget then means the same
+     * whatever Threads is, and helpers cannot spend it before the main thread finishes depth 1 */
+    shared->thread_count = shared->limits.weakened ? 1 : pool->count;
     shared->wait_for_helpers = wait_for_helpers;
     shared->pool = pool;
     pool->job = shared;
-    pool->running = pool->count;
+    pool->running = shared->thread_count;
     pool->generation++;
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->mutex);
