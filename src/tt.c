@@ -7,19 +7,17 @@
 
 #define DEPTH_OFFSET 16
 
-static inline TTCluster *cluster_of(const TranspositionTable *tt, uint64_t key)
-{
-    return &tt->clusters[(size_t)(((unsigned __int128)key * tt->cluster_count) >> 64)];
-}
-
 /* The table's memory: zeroed pages mapped lazily (a large table costs nothing until it is
  * used), aligned to 2 MB and marked for huge pages where the system has them, since every
  * probe lands on a random page and 4 KB pages would miss the TLB on most of them. */
 enum { HUGE_PAGE = 2 * 1024 * 1024 };
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+#define TABLE_IN_MAPPED_MEMORY 1
+#endif
 
 static void *table_memory(size_t bytes, void **mapping, size_t *mapping_bytes)
 {
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+#ifdef TABLE_IN_MAPPED_MEMORY
     size_t total = bytes + HUGE_PAGE;
     void *base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) return NULL;
@@ -38,7 +36,7 @@ static void *table_memory(size_t bytes, void **mapping, size_t *mapping_bytes)
 static void release_memory(void *mapping, size_t mapping_bytes)
 {
     if (!mapping) return;
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+#ifdef TABLE_IN_MAPPED_MEMORY
     munmap(mapping, mapping_bytes);
 #else
     (void)mapping_bytes;
@@ -86,7 +84,7 @@ static inline int entry_generation(uint64_t data) { return (int)(data >> 58); }
 
 bool tt_probe(const TranspositionTable *tt, uint64_t key, TTHit *hit)
 {
-    TTCluster *c = cluster_of(tt, key);
+    TTCluster *c = tt_cluster_of(tt, key);
     for (int i = 0; i < 4; i++) {
         uint64_t data = atomic_load_explicit(&c->entries[i].data, memory_order_relaxed);
         uint64_t check = atomic_load_explicit(&c->entries[i].check, memory_order_relaxed);
@@ -103,7 +101,7 @@ bool tt_probe(const TranspositionTable *tt, uint64_t key, TTHit *hit)
 
 void tt_store(TranspositionTable *tt, uint64_t key, int depth, int bound, int score, int eval, uint16_t move)
 {
-    TTCluster *c = cluster_of(tt, key);
+    TTCluster *c = tt_cluster_of(tt, key);
     TTEntry *victim = NULL;
     int victim_worth = 1 << 30;
     for (int i = 0; i < 4; i++) {

@@ -44,12 +44,15 @@ typedef struct {
     int bound;
 } TTHit;
 
+/* The cluster a key belongs to (the key's high bits scaled to the table's size). */
+static inline TTCluster *tt_cluster_of(const TranspositionTable *tt, uint64_t key)
+{
+    return &tt->clusters[(size_t)(((unsigned __int128)key * tt->cluster_count) >> 64)];
+}
+
 /* Starts loading the cluster of key into the cache, so that a probe made a little later (once
  * the child's first checks are done) does not wait for memory. */
-static inline void tt_prefetch(const TranspositionTable *tt, uint64_t key)
-{
-    __builtin_prefetch(&tt->clusters[(size_t)(((unsigned __int128)key * tt->cluster_count) >> 64)]);
-}
+static inline void tt_prefetch(const TranspositionTable *tt, uint64_t key) { __builtin_prefetch(tt_cluster_of(tt, key)); }
 
 /* Replaces the table by one of `megabytes`; on failure keeps the old table and returns false. */
 bool tt_resize(TranspositionTable *tt, size_t megabytes);
