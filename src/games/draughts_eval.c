@@ -274,23 +274,21 @@ static void *draughts_prepare(const Variant *v, const int16_t *opening, const in
         }
     }
     for (int w = 0; w < g->windows; w++) p->mirror[w] = g->windows - 1 - w;
+    /* over every region content (White's men, Black's men, never on one square), the two
+     * indices the evaluation would read, as draughts_evaluate_fast computes them */
     p->has_difference = true;
-    for (int w = 0; w < g->windows && p->has_difference; w++)
-        for (int state = 0; state < PATTERN_STATES && p->has_difference; state++) {
-            /* the same squares from Black's side: read backwards, own and enemy men swapped */
-            int turned = 0;
-            for (int k = 0, rest = state; k < 8; k++, rest /= 3) {
-                static const int swapped[3] = {0, 2, 1};
-                int power = 1;
-                for (int j = 0; j < 7 - k; j++) power *= 3;
-                turned += swapped[rest % 3] * power;
+    for (int w = 0; w < g->windows; w++)
+        for (int white8 = 0; white8 < 256; white8++)
+            for (int black8 = 0; black8 < 256; black8++) {
+                if (white8 & black8) continue;
+                int state = base3[white8] + 2 * base3[black8];
+                int turned = base3_reversed[black8] + 2 * base3_reversed[white8];
+                for (int ph = 0; ph < 2; ph++) {
+                    int difference = p->region[w][state].pair[ph] - p->region[p->mirror[w]][turned].pair[ph];
+                    if (difference > 32767 || difference < -32768) p->has_difference = false;
+                    p->difference[w][state].pair[ph] = (int16_t)difference;
+                }
             }
-            for (int ph = 0; ph < 2; ph++) {
-                int difference = p->region[w][state].pair[ph] - p->region[p->mirror[w]][turned].pair[ph];
-                if (difference > 32767 || difference < -32768) p->has_difference = false;
-                p->difference[w][state].pair[ph] = (int16_t)difference;
-            }
-        }
     return p;
 }
 
