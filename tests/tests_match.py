@@ -136,7 +136,7 @@ def records_with_openings_replay_and_number_from_the_first_mover(ctx):
     openings = os.path.join(tempfile.mkdtemp(), "openings.txt")
     with open(openings, "w") as f:
         f.write("# three plies from the start, then a FEN with Black to move\n"
-                "startpos | 32-28 19-23 28x19\n"
+                "startpos | 32-28 19-23 28x19  # a comment after an opening\n"
                 "B:W27,28,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48:B1-20 | 20-24\n")
     _, records, _ = run_match(["--engine", donjon, "--depth", "2", "--engine", donjon, "--depth", "1",
                                "--variant", "international", "--games", "4", "--openings", openings,
@@ -149,6 +149,13 @@ def records_with_openings_replay_and_number_from_the_first_mover(ctx):
         black_first = g.get("FEN", "W").startswith("B")
         check(g["numbers"][0] == ("1..." if black_first else "1."), (g.get("FEN"), g["numbers"][:2]))
         check(g["moves"][0] in ("32-28", "20-24"), "the opening's moves are in the record: %s" % g["moves"][:3])
+    # a bad opening stops the match before any game, naming the line (not a silent empty match)
+    with open(openings, "a") as f:
+        f.write("startpos | 32-28 32-28\n")
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "match"), "--referee", donjon, "--engine",
+                           donjon, "--depth", "1", "--engine", donjon, "--depth", "1", "--variant", "international",
+                           "--games", "2", "--openings", openings, "--quiet"], capture_output=True, text=True, timeout=60)
+    check(done.returncode != 0 and "opening 3" in done.stderr and "32-28" in done.stderr, done.stderr[-500:])
     # the other games' records carry their first position: random openings replay from it
     for variant in ["gounki", "tawol"]:
         _, records, _ = run_match(["--engine", donjon, "--depth", "1", "--engine", donjon, "--depth", "1",
