@@ -140,9 +140,9 @@ static int generate_moves(const Position *pos, Move *list, bool noisy_only)
     if (all_towers_taken(n, us) || all_towers_taken(n, them)) return 0;
     Generator g = {list, 0, n->blocked_by[us], available(n, them) / 2, false, noisy_only};
     g.must_release = g.blocking > g.limit;
-    for (int c = 0; c < 64; c++) {
+    for (uint64_t o = b->occupied; o;) {
+        int c = pop_lowest(&o);
         uint8_t cell = b->cells[c];
-        if (!cell) continue;
         if (upper_type(cell)) {
             if (upper_side(cell) != us) continue; /* our blocked pawn or taken tower: it cannot move */
             pawn_moves(&g, b, us, c, pawn_reach(upper_type(cell)), lower_type(cell) == TOWER ? ON_TOWER : ON_PAWN);
@@ -181,6 +181,7 @@ static void set_cell(TawolBoard *b, uint64_t *key, int cell, uint8_t value)
     if (b->cells[cell]) *key ^= cell_keys[cell][b->cells[cell] & 31];
     count_cell(b->cells[cell], &b->counts, -1);
     b->cells[cell] = value;
+    b->occupied = value ? b->occupied | BIT(cell) : b->occupied & ~BIT(cell);
     count_cell(value, &b->counts, +1);
     if (value) *key ^= cell_keys[cell][value & 31];
 }
@@ -253,43 +254,57 @@ static void pawn_attacks(const TawolBoard *b, int side, int from, int reach, int
     }
 }
 
-void tawol_side_terms(const TawolBoard *b, int side, TawolSideTerms *t)
+/* The cells within king-move distance 1 of a set (the set included). */
+static inline uint64_t king_dilate(uint64_t s)
+{
+    const uint64_t not_a = 0xFEFEFEFEFEFEFEFEull, not_h = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t row = s | ((s << 1) & not_a) | ((s >> 1) & not_h);
+    return row | row << 8 | row >> 8;
+}
+
+void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
 {
     const TawolCounts *n = &b->counts;
-    memset(t, 0, sizeof *t);
-    t->taken = n->taken[side ^ 1];
-    t->blocking = n->blocked_by[side];
-    t->free_pawns = n->pawns[side] - n->on_towers[side] - n->blocked_by[side ^ 1];
-    uint64_t open_towers = 0; /* the enemy's untaken towers, the targets free pawns march on */
-    for (int c = 0; c < 64; c++)
-        if (lower_type(b->cells[c]) == TOWER && !upper_type(b->cells[c]) && lower_side(b->cells[c]) != side)
-            open_towers |= BIT(c);
-    for (int c = 0; c < 64; c++) {
+    memset(terms, 0, 2 * sizeof *terms);
+    uint64_t open_towers[2] = {0, 0}; /* a side's untaken towers, the targets enemy free pawns march on */
+    uint64_t free_pawns[2] = {0, 0};  /* pawns on the board or on an enemy pawn, by side */
+    uint64_t movers = 0;              /* every pawn that can move, free or on a tower */
+    for (uint64_t o = b->occupied; o;) {
+        int c = pop_lowest(&o);
         uint8_t cell = b->cells[c];
-        if (!cell) continue;
-        int type;
-        bool free_pawn;
-        if (upper_type(cell) && upper_side(cell) == side)
-            type = upper_type(cell), free_pawn = lower_type(cell) != TOWER;
-        else if (!upper_type(cell) && lower_type(cell) != TOWER && lower_side(cell) == side)
-            type = lower_type(cell), free_pawn = true;
+        if (upper_type(cell)) {
+            movers |= BIT(c);
+            if (lower_type(cell) != TOWER) free_pawns[upper_side(cell)] |= BIT(c);
+        } else if (lower_type(cell) == TOWER)
+            open_towers[lower_side(cell)] |= BIT(c);
         else
-            continue;
+            movers |= BIT(c), free_pawns[lower_side(cell)] |= BIT(c);
+    }
+    for (int side = 0; side < 2; side++) {
+        TawolSideTerms *t = &terms[side];
+        t->taken = n->taken[side ^ 1];
+        t->blocking = n->blocked_by[side];
+        t->free_pawns = n->pawns[side] - n->on_towers[side] - n->blocked_by[side ^ 1];
+        /* closeness: over free pawns, 8 less the distance d to the nearest target, is the
+         * number of k in 0..7 with the pawn within k of a target (d <= 7 on this board) */
+        uint64_t targets = open_towers[side ^ 1];
+        if (targets)
+            for (int k = 0; k < 8; k++, targets = king_dilate(targets))
+                t->closeness += popcount64(free_pawns[side] & targets);
+    }
+    for (uint64_t m = movers; m;) {
+        int c = pop_lowest(&m);
+        uint8_t cell = b->cells[c];
+        int side, type;
+        if (upper_type(cell))
+            side = upper_side(cell), type = upper_type(cell);
+        else
+            side = lower_side(cell), type = lower_type(cell);
         int towers, pawns;
         pawn_attacks(b, side, c, pawn_reach(type), &towers, &pawns);
         /* a pawn on a tower can only hop to another tower; a free one threatens towers and pawns */
-        t->tower_attacks += towers;
-        if (free_pawn) t->free_threats += towers + pawns;
-        if (free_pawn && open_towers) {
-            int nearest = 8;
-            for (uint64_t o = open_towers; o;) {
-                int tower = pop_lowest(&o);
-                int df = abs((tower & 7) - (c & 7)), dr = abs((tower >> 3) - (c >> 3));
-                int distance = df > dr ? df : dr;
-                if (distance < nearest) nearest = distance;
-            }
-            t->closeness += 8 - nearest;
-        }
+        terms[side].tower_attacks += towers;
+        if (free_pawns[side] & BIT(c)) terms[side].free_threats += towers + pawns;
     }
 }
 
@@ -299,9 +314,10 @@ static int tawol_evaluate(const Variant *v, const Position *pos)
     const TawolBoard *b = CBOARD(pos);
     const TawolCounts *n = &b->counts;
     int score[2];
+    TawolSideTerms terms[2];
+    tawol_terms(b, terms);
     for (int side = 0; side < 2; side++) {
-        TawolSideTerms t;
-        tawol_side_terms(b, side, &t);
+        const TawolSideTerms t = terms[side];
         score[side] = 300 * t.taken + 60 * t.blocking + 40 * t.free_pawns + 45 * t.tower_attacks + 10 * t.free_threats +
                       4 * t.closeness;
     }
@@ -384,6 +400,7 @@ static bool tawol_parse_fen(const Variant *v, const char *text, Position *out, c
             }
             counts[side][type]++;
             b->cells[file + 8 * row] = cell;
+            b->occupied |= BIT(file + 8 * row);
             count_cell(cell, &b->counts, +1);
             file++;
         }

@@ -20,6 +20,7 @@ typedef struct {
 typedef struct {
     uint8_t cells[64];
     TawolCounts counts;         /* kept up to date by set_cell */
+    uint64_t occupied;          /* the cells holding something, likewise */
 } TawolBoard;
 
 _Static_assert(sizeof(TawolBoard) <= sizeof(((Position *)0)->board), "board area too small");
@@ -48,7 +49,8 @@ typedef struct {
     int closeness;      /* over its free pawns: 8 less the king-move distance to an untaken enemy tower */
 } TawolSideTerms;
 
-void tawol_side_terms(const TawolBoard *b, int side, TawolSideTerms *t);
+/* Both sides' terms (terms[SIDE_WHITE], terms[SIDE_BLACK]) in one pass over the board. */
+void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2]);
 
 extern const FeatureSet tawol_features;
 void tawol_eval_init(void);

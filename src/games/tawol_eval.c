@@ -65,9 +65,9 @@ static inline __attribute__((always_inline)) void visit_features(const Variant *
     (void)v;
     const TawolBoard *b = CBOARD(pos);
     int us = pos->side;
-    TawolSideTerms mine, theirs;
-    tawol_side_terms(b, us, &mine);
-    tawol_side_terms(b, us ^ 1, &theirs);
+    TawolSideTerms terms[2];
+    tawol_terms(b, terms);
+    const TawolSideTerms mine = terms[us], theirs = terms[us ^ 1];
     feature_emit(sink, summing, F_TEMPO, 1);
     feature_emit(sink, summing, F_TAKEN, mine.taken - theirs.taken);
     feature_emit(sink, summing, F_BLOCKING, mine.blocking - theirs.blocking);
