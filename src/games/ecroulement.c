@@ -198,10 +198,10 @@ void collapse_terms(const CollapseRules *r, const CollapseBoard *b, int side, Co
     }
     /* builds: pairs of own singles side by side (east, north-east, north, north-west of the
      * lower one), each a build either way */
-    const uint64_t not_file_h = 0x7F7F7F7F7F7F7F7Full, not_file_a = 0xFEFEFEFEFEFEFEFEull;
     uint64_t singles = b->singles[side];
-    t->mobility += 2 * (popcount64(singles & not_file_h & singles >> 1) + popcount64(singles & not_file_h & singles >> 9) +
-                        popcount64(singles & singles >> 8) + popcount64(singles & not_file_a & singles >> 7));
+    t->mobility += 2 * (popcount64(singles & GRID_NOT_FILE_H & singles >> 1) +
+                        popcount64(singles & GRID_NOT_FILE_H & singles >> 9) + popcount64(singles & singles >> 8) +
+                        popcount64(singles & GRID_NOT_FILE_A & singles >> 7));
     for (uint64_t s = b->occupied[side] & ~b->singles[side]; s;) {
         int c = pop_lowest(&s);
         int h = own_height(b->height[c], side);

@@ -12,6 +12,11 @@ extern const int grid_row_steps[8];
 extern int8_t grid_room[8][64]; /* steps from a cell in a direction before the edge */
 
 void grid_init(void);
+
+/* Cell sets as bitboards (bit = cell): the cells off file h and off file a, the masks that keep
+ * a one-file shift east (<< 1) or west (>> 1) from wrapping to the next row. */
+#define GRID_NOT_FILE_A 0xFEFEFEFEFEFEFEFEull
+#define GRID_NOT_FILE_H 0x7F7F7F7F7F7F7F7Full
 static inline int grid_step(int direction) { return grid_file_steps[direction] + 8 * grid_row_steps[direction]; }
 
 /* `a1`-style text of a cell (3 bytes with the terminator); -1 for malformed text. */

@@ -257,8 +257,7 @@ static void pawn_attacks(const TawolBoard *b, int side, int from, int reach, int
 /* The cells within king-move distance 1 of a set (the set included). */
 static inline uint64_t king_dilate(uint64_t s)
 {
-    const uint64_t not_a = 0xFEFEFEFEFEFEFEFEull, not_h = 0x7F7F7F7F7F7F7F7Full;
-    uint64_t row = s | ((s << 1) & not_a) | ((s >> 1) & not_h);
+    uint64_t row = s | ((s << 1) & GRID_NOT_FILE_A) | ((s >> 1) & GRID_NOT_FILE_H);
     return row | row << 8 | row >> 8;
 }
 
