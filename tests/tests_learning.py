@@ -72,6 +72,24 @@ def shards_and_weights_are_the_same_on_every_run(ctx):
 
 
 @test("learning", sanitizers=False)
+def weak_nodes_make_one_side_of_every_game_the_weaker(ctx):
+    # the side searching 30 nodes a move against 2,000 must lose most games, whichever colour
+    work = tempfile.mkdtemp()
+    path = os.path.join(work, "unequal.bin")
+    done = donjon(ctx, "selfplay", "--variant", "checkers", "--games", 20, "--seed", 3, "--nodes", 2000,
+                  "--weak-nodes", 30, "--out", path, "--hand-set", "--progress", 0)
+    check(done.returncode == 0, done.stderr)
+    m = re.search(r"white (\d+), draws (\d+), black (\d+); the stronger side \+(\d+) =(\d+) -(\d+)", done.stderr)
+    check(m, done.stderr)
+    white, draws, black, wins, stronger_draws, losses = map(int, m.groups())
+    check(wins + stronger_draws + losses == 20 and stronger_draws == draws, done.stderr)
+    check(wins >= losses + 10, "the stronger side did not win: %s" % m.group(0))
+    # both colours were the weaker side: neither colour won everything
+    check(white >= 3 and black >= 3, m.group(0))
+    shutil.rmtree(work)
+
+
+@test("learning", sanitizers=False)
 def damaged_and_mismatched_files_are_refused(ctx):
     work = tempfile.mkdtemp()
     shard = os.path.join(work, "checkers.bin")

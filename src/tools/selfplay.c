@@ -58,6 +58,7 @@ typedef struct {
     const Variant *variant;
     const EvalWeights *weights;
     SearchLimits limits;
+    uint64_t weak_nodes; /* the weaker side's nodes a move, or 0: both sides search alike */
     uint64_t seed, first_game, games;
     int random_plies, max_plies, resign_score, resign_plies, hash_mb;
     Opening *openings;
@@ -67,6 +68,7 @@ typedef struct {
     pthread_mutex_t lock;       /* guards everything below */
     FinishedGame *finished;     /* by game number in the shard */
     uint64_t next_to_write, games_done, positions, wins[3];
+    uint64_t stronger_wins[3]; /* with --weak-nodes: the stronger side's losses, draws and wins */
     DatasetWriter *writer;
     bool write_failed;
 } SelfPlay;
@@ -230,8 +232,14 @@ static int play_game(Worker *w, uint64_t game, int *white_result)
             outcome = OUTCOME_DRAW;
             break;
         }
+        /* with --weak-nodes, White is the weaker side in even games and Black in odd ones */
+        SearchLimits limits = sp->limits;
+        if (sp->weak_nodes && (pos.side == SIDE_WHITE) == (game % 2 == 0)) {
+            limits.nodes = sp->weak_nodes;
+            limits.depth = 0;
+        }
         SearchOutcome found;
-        if (!search_fixed(w->search, v, &pos, w->keys, key_count, &sp->limits, &w->tt, sp->weights, NULL, &found)) break;
+        if (!search_fixed(w->search, v, &pos, w->keys, key_count, &limits, &w->tt, sp->weights, NULL, &found)) break;
         /* a quiet position: nothing forced (a compulsory capture, a threat to parry) and the
          * best move not a capture or an exit, so the static evaluation should stand */
         Move noisy[MAX_MOVES];
@@ -291,6 +299,8 @@ static void finish_game(SelfPlay *sp, uint64_t index, DatasetRecord *records, in
     sp->games_done++;
     sp->positions += (uint64_t)count;
     sp->wins[white_result]++;
+    /* the weaker side is White in even games */
+    sp->stronger_wins[(sp->first_game + index) % 2 == 0 ? 2 - white_result : white_result]++;
     while (sp->next_to_write < sp->games && sp->finished[sp->next_to_write].done) {
         FinishedGame *g = &sp->finished[sp->next_to_write];
         for (int i = 0; i < g->count && !sp->write_failed; i++)
@@ -326,14 +336,18 @@ static void print_progress(SelfPlay *sp, int64_t started, bool last)
     pthread_mutex_lock(&sp->lock);
     uint64_t games = sp->games_done, positions = sp->positions;
     uint64_t white = sp->wins[2], draws = sp->wins[1], black = sp->wins[0];
+    char stronger[96] = "";
+    if (sp->weak_nodes)
+        snprintf(stronger, sizeof stronger, "; the stronger side +%" PRIu64 " =%" PRIu64 " -%" PRIu64, sp->stronger_wins[2],
+                 sp->stronger_wins[1], sp->stronger_wins[0]);
     pthread_mutex_unlock(&sp->lock);
     double seconds = (double)(now_ms() - started) / 1000.0;
     double rate = seconds > 0 ? (double)positions / seconds : 0;
     double eta = games ? seconds * (double)(sp->games - games) / (double)games : 0;
     fprintf(stderr,
-            "%s%" PRIu64 "/%" PRIu64 " games (white %" PRIu64 ", draws %" PRIu64 ", black %" PRIu64 "), %" PRIu64
+            "%s%" PRIu64 "/%" PRIu64 " games (white %" PRIu64 ", draws %" PRIu64 ", black %" PRIu64 "%s), %" PRIu64
             " positions, %.0f positions/s, %.0f s%s",
-            last ? "done: " : "", games, sp->games, white, draws, black, positions, rate, last ? seconds : eta,
+            last ? "done: " : "", games, sp->games, white, draws, black, stronger, positions, rate, last ? seconds : eta,
             last ? " in all\n" : " to go\n");
 }
 
@@ -347,6 +361,7 @@ int selfplay_main(int argc, char **argv)
         {.name = "--seed", .kind = OPTION_INTEGER, .help = "the seed of every game's start (default 1)", .low = 0, .high = 1ll << 62, .integer = 1},
         {.name = "--nodes", .kind = OPTION_INTEGER, .help = "nodes per move (default 5000)", .low = 1, .high = 1ll << 40, .integer = 5000},
         {.name = "--depth", .kind = OPTION_INTEGER, .help = "a depth per move instead of nodes", .low = 1, .high = 60},
+        {.name = "--weak-nodes", .kind = OPTION_INTEGER, .help = "one side (White in even games) searches N nodes a move: decisive games", .low = 1, .high = 1ll << 40},
         {.name = "--threads", .kind = OPTION_INTEGER, .help = "games played at once (default 1)", .low = 1, .high = 256, .integer = 1},
         {.name = "--random-plies", .kind = OPTION_INTEGER, .help = "random plies at the start (default: the variant's)", .low = 0, .high = 200},
         {.name = "--openings", .kind = OPTION_TEXT, .help = "start from these openings (scripts/openings format), then the random plies"},
@@ -405,6 +420,7 @@ int selfplay_main(int argc, char **argv)
         sp.limits.depth = (int)tool_option(options, "--depth")->integer;
     else
         sp.limits.nodes = (uint64_t)tool_option(options, "--nodes")->integer;
+    if (tool_option(options, "--weak-nodes")->given) sp.weak_nodes = (uint64_t)tool_option(options, "--weak-nodes")->integer;
     sp.seed = (uint64_t)tool_option(options, "--seed")->integer;
     sp.first_game = (uint64_t)tool_option(options, "--first-game")->integer;
     sp.games = (uint64_t)tool_option(options, "--games")->integer;
@@ -431,9 +447,11 @@ int selfplay_main(int argc, char **argv)
     }
     pthread_mutex_init(&sp.lock, NULL);
     atomic_store(&sp.next_game, 0);
-    fprintf(stderr, "selfplay %s (%s): games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %llu a move, %d random plies%s%s, %d threads -> %s\n",
+    char weak_text[64] = "";
+    if (sp.weak_nodes) snprintf(weak_text, sizeof weak_text, " (the weaker side %llu nodes)", (unsigned long long)sp.weak_nodes);
+    fprintf(stderr, "selfplay %s (%s): games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %llu a move%s, %d random plies%s%s, %d threads -> %s\n",
             v->name, sp.weights ? sp.weights->origin : "hand-set evaluation", sp.first_game, sp.first_game + sp.games - 1, sp.seed, sp.limits.depth ? "depth" : "nodes",
-            sp.limits.depth ? (unsigned long long)sp.limits.depth : (unsigned long long)sp.limits.nodes,
+            sp.limits.depth ? (unsigned long long)sp.limits.depth : (unsigned long long)sp.limits.nodes, weak_text,
             sp.random_plies, openings ? " after an opening of " : "", openings ? openings : "", threads, out);
     signal(SIGINT, on_interrupt);
     signal(SIGTERM, on_interrupt);
