@@ -260,8 +260,8 @@ def match_adjudicates_by_the_databases(ctx):
         openings = os.path.join(out, "openings.txt")
         with open(openings, "w") as f:
             f.write("W:WK14,K19:BK32\n")  # won for white: two kings against one
-        run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "match"), "--engine", ctx.binary,
-                              "--engine", ctx.binary, "--referee", ctx.binary, "--variant", "checkers", "--depth", "2",
+        run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "match"), "--depth", "2", "--engine", ctx.binary,
+                              "--engine", ctx.binary, "--referee", ctx.binary, "--variant", "checkers",
                               "--games", "2", "--openings", openings, "--adjudicate-egdb", "--egdb-path", small,
                               "--pdn", os.path.join(out, "games.pdn"), "--json", os.path.join(out, "r.json")],
                              capture_output=True, text=True, timeout=300)
@@ -269,8 +269,8 @@ def match_adjudicates_by_the_databases(ctx):
         games = [l for l in run.stdout.splitlines() if l.startswith("Game ")]
         check(len(games) == 2 and all("1-0 {adjudication: endgame database win for white" in g for g in games),
               "\n".join(games))
-        run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "match"), "--engine", ctx.binary,
-                              "--engine", ctx.binary, "--referee", ctx.binary, "--variant", "checkers", "--depth", "2",
+        run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "match"), "--depth", "2", "--engine", ctx.binary,
+                              "--engine", ctx.binary, "--referee", ctx.binary, "--variant", "checkers",
                               "--games", "2", "--openings", openings, "--adjudicate-egdb", "--egdb-path",
                               os.path.join(out, "none"), "--pdn", os.path.join(out, "games.pdn")],
                              capture_output=True, text=True, timeout=300)

@@ -220,7 +220,7 @@ def the_runner_explains_itself(ctx):
     check("-0.0" not in out and "+inf [" not in out, out)
     # every game won: a bound, not an infinite estimate
     report, _, out = run_match(["--engine", donjon, "--depth", "3", "--name", "strong", "--engine",
-                                "%s %s --mode illegal" % (sys.executable, os.path.join(ROOT, "tests", "broken_engine.py")),
+                                "%s %s --mode illegal" % (sys.executable, os.path.join(ROOT, "tests", "broken_engine.py")), "--depth", "3",
                                 "--variant", "checkers", "--games", "6", "--random-plies", "2"])
     # six wins: the score is at least 6 / (6 + 1.96^2) = 0.6097 (Wilson), so Elo > -400 log10(1/0.6097 - 1) = +77.5
     check("Elo difference: > +77.5" in out, out)
@@ -239,6 +239,12 @@ def the_runner_explains_itself(ctx):
                           capture_output=True, text=True, timeout=120)
     check("timed: %s, movetime 30 ms" % donjon in done.stderr and "shallow: %s, depth 1\n" % donjon in done.stderr,
           done.stderr)
+    # a limit after the last engine is that engine's alone: the other would search the default
+    # depth, so the match is refused rather than played unequal by mistake
+    done = subprocess.run(match + ["--variant", "checkers", "--games", "2", "--engine", donjon, "--name", "new",
+                                   "--engine", donjon, "--name", "old", "--movetime", "100"],
+                          capture_output=True, text=True, timeout=60)
+    check(done.returncode == 2 and "new has no limit of its own but old has one" in done.stderr, done.stderr)
 
 
 @test("match", sanitizers=False)
@@ -248,7 +254,7 @@ def broken_engines_lose_and_the_match_completes(ctx):
     for mode, reason in [("illegal", "illegal move"), ("hang", "hang"), ("exit", "crashed")]:
         start = time.monotonic()
         report, records, out = run_match(["--engine", donjon, "--depth", "2", "--name", "donjon", "--engine",
-                                          "%s %s --mode %s" % (sys.executable, broken, mode), "--name", "broken",
+                                          "%s %s --mode %s" % (sys.executable, broken, mode), "--name", "broken", "--depth", "2",
                                           "--variant", "checkers", "--games", "4", "--timeout", "2", "--quiet"])
         s = report["pairings"][0]
         check(s["wins"] == 4 and s["losses"] == 0, "%s: %s" % (mode, s))
@@ -258,7 +264,7 @@ def broken_engines_lose_and_the_match_completes(ctx):
         check(time.monotonic() - start < 60, "%s: the match took too long" % mode)
     # with --recover an engine that exits is restarted for each game instead of forfeiting
     report, records, _ = run_match(["--engine", donjon, "--depth", "1", "--engine",
-                                    "%s %s --mode exit" % (sys.executable, broken), "--variant", "gounki", "--games",
+                                    "%s %s --mode exit" % (sys.executable, broken), "--depth", "1", "--variant", "gounki", "--games",
                                     "2", "--recover", "--quiet"])
     games = parse_pdn(records)
     check(all("crashed" in g["Termination"] for g in games), [g["Termination"] for g in games])
