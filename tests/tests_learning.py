@@ -72,6 +72,21 @@ def shards_and_weights_are_the_same_on_every_run(ctx):
 
 
 @test("learning", sanitizers=False)
+def train_refuses_to_reuse_a_shard_of_other_games(ctx):
+    # a shard left by a run with another --shard-games holds other games than its name says:
+    # reusing it would train on part of the round without a word
+    work = tempfile.mkdtemp()
+    shard = os.path.join(work, "round1-seed1000-000000.bin")  # the name of the --tiny run's first shard
+    check(donjon(ctx, "selfplay", "--variant", "checkers", "--games", 6, "--seed", 1000, "--nodes", 100, "--out", shard,
+                 "--hand-set", "--progress", 0).returncode == 0, "selfplay failed")
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "train"), "checkers", "--tiny", "--work", work,
+                           "--engine", ctx.binary], capture_output=True, text=True, timeout=300)
+    check(done.returncode != 0 and "holds checkers games 0-5 of seed 1000 at 100 nodes, but round 1 needs checkers "
+          "games 0-299 of seed 1000" in done.stderr, done.stdout[-800:] + done.stderr[-800:])
+    shutil.rmtree(work)
+
+
+@test("learning", sanitizers=False)
 def weak_nodes_make_one_side_of_every_game_the_weaker(ctx):
     # the side searching 30 nodes a move against 2,000 must lose most games, whichever colour
     work = tempfile.mkdtemp()
@@ -84,6 +99,11 @@ def weak_nodes_make_one_side_of_every_game_the_weaker(ctx):
     white, draws, black, wins, stronger_draws, losses = map(int, m.groups())
     check(wins + stronger_draws + losses == 20 and stronger_draws == draws, done.stderr)
     check(wins >= losses + 10, "the stronger side did not win: %s" % m.group(0))
+    # the shard says so, and the trainer reports it
+    done = donjon(ctx, "train", "--variant", "checkers", "--data", path, "--out", os.path.join(work, "w.djw"),
+                  "--epochs", 1)
+    check(done.returncode == 0 and "(games 0-19 of seed 3, nodes 2000, the weaker side 30)" in done.stderr,
+          done.stderr[-800:])
     # both colours were the weaker side: neither colour won everything
     check(white >= 3 and black >= 3, m.group(0))
     shutil.rmtree(work)

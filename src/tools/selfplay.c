@@ -359,9 +359,9 @@ int selfplay_main(int argc, char **argv)
         {.name = "--games", .kind = OPTION_INTEGER, .help = "games in this shard (default 100)", .low = 1, .high = 1 << 30, .integer = 100},
         {.name = "--first-game", .kind = OPTION_INTEGER, .help = "number of the shard's first game (default 0)", .low = 0, .high = 1ll << 40},
         {.name = "--seed", .kind = OPTION_INTEGER, .help = "the seed of every game's start (default 1)", .low = 0, .high = 1ll << 62, .integer = 1},
-        {.name = "--nodes", .kind = OPTION_INTEGER, .help = "nodes per move (default 5000)", .low = 1, .high = 1ll << 40, .integer = 5000},
+        {.name = "--nodes", .kind = OPTION_INTEGER, .help = "nodes per move (default 5000)", .low = 1, .high = 4294967295ll, .integer = 5000},
         {.name = "--depth", .kind = OPTION_INTEGER, .help = "a depth per move instead of nodes", .low = 1, .high = 60},
-        {.name = "--weak-nodes", .kind = OPTION_INTEGER, .help = "one side (White in even games) searches N nodes a move: decisive games", .low = 1, .high = 1ll << 40},
+        {.name = "--weak-nodes", .kind = OPTION_INTEGER, .help = "one side (White in even games) searches N nodes a move: decisive games", .low = 1, .high = 4294967295ll},
         {.name = "--threads", .kind = OPTION_INTEGER, .help = "games played at once (default 1)", .low = 1, .high = 256, .integer = 1},
         {.name = "--random-plies", .kind = OPTION_INTEGER, .help = "random plies at the start (default: the variant's)", .low = 0, .high = 200},
         {.name = "--openings", .kind = OPTION_TEXT, .help = "start from these openings (scripts/openings format), then the random plies"},
@@ -436,7 +436,8 @@ int selfplay_main(int argc, char **argv)
     int progress = (int)tool_option(options, "--progress")->integer;
 
     char err[512];
-    DatasetMeta meta = {sp.seed, sp.first_game, sp.games, (uint32_t)sp.limits.nodes, (uint32_t)sp.limits.depth};
+    DatasetMeta meta = {sp.seed, sp.first_game, sp.games, (uint32_t)sp.limits.nodes, (uint32_t)sp.limits.depth,
+                        (uint32_t)sp.weak_nodes};
     sp.writer = dataset_create(out, v, &meta, err, sizeof err);
     sp.finished = calloc((size_t)sp.games, sizeof *sp.finished);
     Worker *workers = calloc((size_t)threads, sizeof *workers);

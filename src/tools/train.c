@@ -365,9 +365,11 @@ int train_main(int argc, char **argv)
             fprintf(stderr, "donjon train: %s\n", data.failed ? "out of memory" : err);
             return 1;
         }
-        fprintf(stderr, "%s: %" PRIu64 " positions (games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %u)\n",
+        char weak[48] = "";
+        if (meta.weak_nodes) snprintf(weak, sizeof weak, ", the weaker side %u", meta.weak_nodes);
+        fprintf(stderr, "%s: %" PRIu64 " positions (games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %u%s)\n",
                 files->list[f], data.count - before, meta.first_game, meta.first_game + meta.games - 1, meta.seed,
-                meta.depth ? "depth" : "nodes", meta.depth ? meta.depth : meta.nodes);
+                meta.depth ? "depth" : "nodes", meta.depth ? meta.depth : meta.nodes, weak);
     }
     if (data.count < 10) {
         fprintf(stderr, "donjon train: only %" PRIu64 " positions: too few to train on\n", data.count);
