@@ -212,6 +212,10 @@ static Position game_start(Worker *w, uint64_t *random, int *key_count)
     }
 }
 
+/* With --weak-nodes, the side that searches the smaller budget in game number `game`: White in
+ * even games, Black in odd ones, so that each colour is the weaker side half the time. */
+static int weaker_side(uint64_t game) { return game % 2 == 0 ? SIDE_WHITE : SIDE_BLACK; }
+
 /* Plays game number `game`; its quiet positions are left in w->records. Returns the count,
  * and the result for White (0 loss, 1 draw, 2 win) in *white_result. */
 static int play_game(Worker *w, uint64_t game, int *white_result)
@@ -232,9 +236,8 @@ static int play_game(Worker *w, uint64_t game, int *white_result)
             outcome = OUTCOME_DRAW;
             break;
         }
-        /* with --weak-nodes, White is the weaker side in even games and Black in odd ones */
         SearchLimits limits = sp->limits;
-        if (sp->weak_nodes && (pos.side == SIDE_WHITE) == (game % 2 == 0)) {
+        if (sp->weak_nodes && pos.side == weaker_side(game)) {
             limits.nodes = sp->weak_nodes;
             limits.depth = 0;
         }
@@ -299,8 +302,7 @@ static void finish_game(SelfPlay *sp, uint64_t index, DatasetRecord *records, in
     sp->games_done++;
     sp->positions += (uint64_t)count;
     sp->wins[white_result]++;
-    /* the weaker side is White in even games */
-    sp->stronger_wins[(sp->first_game + index) % 2 == 0 ? 2 - white_result : white_result]++;
+    sp->stronger_wins[weaker_side(sp->first_game + index) == SIDE_WHITE ? 2 - white_result : white_result]++;
     while (sp->next_to_write < sp->games && sp->finished[sp->next_to_write].done) {
         FinishedGame *g = &sp->finished[sp->next_to_write];
         for (int i = 0; i < g->count && !sp->write_failed; i++)
