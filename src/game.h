@@ -150,6 +150,9 @@ struct Variant {
     const char *const *bench_fens;
     int bench_depth;       /* `bench` searches this variant to this depth unless told otherwise */
     int aspiration_delta;  /* first aspiration half-window, in score units */
+    /* Shallow verification (search.c): the margin per ply of depth by which a reduced search
+     * must clear beta to cut a node, in score units; 0 where it was measured to lose. */
+    int verify_margin;
 };
 
 /* Registry (games.c) */

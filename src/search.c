@@ -221,7 +221,15 @@ static int quiescence(SearchThread *t, int ply, int qply, int alpha, int beta)
     return best;
 }
 
-static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, bool pv_node)
+/* Shallow verification (ProbCut-like): at a non-PV node, a search at 40% of the depth that
+ * clears beta by the variant's margin per ply of depth is taken as a cut. Its own subtree does
+ * not verify, lest verifications nest. Scores beyond evaluations (database wins, mates) are
+ * left alone: a margin means nothing there. */
+#define VERIFY_DEPTH_MIN 3
+#define VERIFY_DEPTH_PERCENT 40
+#define VERIFY_SCORE_LIMIT 10000
+
+static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, bool pv_node, bool prune)
 {
     const Variant *v = t->variant;
     const Position *pos = &t->stack[ply];
@@ -261,6 +269,17 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
     /* a forced reply costs the opponent nothing to see: look one ply further */
     int extension = (count == 1 && ply < 2 * t->root_depth) ? 1 : 0;
 
+    if (prune && v->verify_margin && !pv_node && depth >= VERIFY_DEPTH_MIN && beta < VERIFY_SCORE_LIMIT &&
+        beta > -VERIFY_SCORE_LIMIT) {
+        int margin = depth * v->verify_margin;
+        int raised = beta + margin;
+        int score = alpha_beta(t, ply, depth * VERIFY_DEPTH_PERCENT / 100, raised - 1, raised, false, false);
+        if (stopped(t)) return 0;
+        if (score >= raised) return score - margin;
+        /* the verification used this ply's move list: generate it again */
+        count = v->generate(v, pos, moves);
+    }
+
     score_moves(t, ply, count, tt_move);
     int best = -SCORE_INFINITE, original_alpha = alpha, searched = 0;
     Move best_move;
@@ -274,7 +293,7 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
         if (new_depth > 0) tt_prefetch(t->shared->tt, t->stack[ply + 1].key);
         int score;
         if (searched == 0)
-            score = -alpha_beta(t, ply + 1, new_depth, -beta, -alpha, pv_node);
+            score = -alpha_beta(t, ply + 1, new_depth, -beta, -alpha, pv_node, prune);
         else {
             /* late quiet moves are searched shallower first (LMR) */
             int reduction = 0;
@@ -282,11 +301,11 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
                 !extension)
                 reduction = 1 + (searched >= 8 && depth >= 6) - (pv_node ? 1 : 0);
             if (reduction < 0) reduction = 0;
-            score = -alpha_beta(t, ply + 1, new_depth - reduction, -alpha - 1, -alpha, false);
+            score = -alpha_beta(t, ply + 1, new_depth - reduction, -alpha - 1, -alpha, false, prune);
             if (score > alpha && reduction)
-                score = -alpha_beta(t, ply + 1, new_depth, -alpha - 1, -alpha, false);
+                score = -alpha_beta(t, ply + 1, new_depth, -alpha - 1, -alpha, false, prune);
             if (score > alpha && score < beta && pv_node)
-                score = -alpha_beta(t, ply + 1, new_depth, -beta, -alpha, true);
+                score = -alpha_beta(t, ply + 1, new_depth, -beta, -alpha, true, prune);
         }
         if (stopped(t)) return 0;
         searched++;
@@ -329,10 +348,10 @@ static int search_root(SearchThread *t, int depth, int alpha, int beta, int firs
         push_child(t, 0, &rm->move);
         int score;
         if (i == first)
-            score = -alpha_beta(t, 1, depth - 1, -beta, -alpha, true);
+            score = -alpha_beta(t, 1, depth - 1, -beta, -alpha, true, true);
         else {
-            score = -alpha_beta(t, 1, depth - 1, -alpha - 1, -alpha, false);
-            if (score > alpha && score < beta) score = -alpha_beta(t, 1, depth - 1, -beta, -alpha, true);
+            score = -alpha_beta(t, 1, depth - 1, -alpha - 1, -alpha, false, true);
+            if (score > alpha && score < beta) score = -alpha_beta(t, 1, depth - 1, -beta, -alpha, true, true);
         }
         if (stopped(t)) return best;
         if (i == first || score > alpha) {
