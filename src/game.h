@@ -151,7 +151,8 @@ struct Variant {
     int bench_depth;       /* `bench` searches this variant to this depth unless told otherwise */
     int aspiration_delta;  /* first aspiration half-window, in score units */
     /* Shallow verification (search.c): the margin per ply of depth by which a reduced search
-     * must clear beta to cut a node, in score units; 0 where it was measured to lose. */
+     * must clear beta to cut a node, in score units; 0 (off) where it showed no gain in games
+     * or has not been measured yet. */
     int verify_margin;
 };
 
