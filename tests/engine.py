@@ -46,6 +46,20 @@ class Engine:
         self.last_stamp = stamp
         return line
 
+    def lines_until_exit(self, timeout=10.0):
+        """Every line still to come, up to the end of the engine's output (the reader's end mark:
+        the process may exit before the reader has queued its last lines)."""
+        deadline = time.monotonic() + timeout
+        lines = []
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))[1]
+            except queue.Empty:
+                raise EngineError("output did not end within %.1fs; last lines: %r" % (timeout, lines[-5:]))
+            if line is None:
+                return lines
+            lines.append(line)
+
     def read_until(self, predicate, timeout=10.0):
         """All lines up to and including the first line for which predicate(line) holds."""
         deadline = time.monotonic() + timeout

@@ -357,11 +357,7 @@ def eof_during_search(ctx):
     e.proc.stdin.close()
     status = e.proc.wait(timeout=5)
     check(status == 0, "exit status %s at end of input" % status)
-    lines = []
-    while not e.lines.empty():
-        item = e.lines.get()[1]
-        if item is not None:
-            lines.append(item)
+    lines = e.lines_until_exit()
     check(any(l.startswith("bestmove") for l in lines), "no bestmove at end of input")
 
 
