@@ -93,6 +93,11 @@ static void derive_rules(DraughtsRules *r)
             r->jump_over[d][b] = land >= 0 ? BIT(over) : 0;
             r->jump_land[d][b] = land >= 0 ? BIT(land) : 0;
         }
+    for (int d = 0; d < 4; d++)
+        for (int b = 0; b < 64; b++) {
+            r->ray[d][b] = 0;
+            for (int t = r->neighbor[d][b]; t >= 0; t = r->neighbor[d][t]) r->ray[d][b] |= BIT(t);
+        }
     /* evaluation tables: advancement, centre, back-row guard */
     for (int b = 0; b < 64; b++) {
         if (r->square_of_bit[b] < 0) continue;
@@ -210,10 +215,9 @@ static void record_capture(CaptureSearch *cs, int to, uint64_t captured, bool pr
 static bool king_can_capture(const CaptureSearch *cs, int sq, uint64_t captured)
 {
     const DraughtsRules *r = cs->r;
+    uint64_t occupied = r->board_mask & ~cs->empty;
     for (int d = 0; d < 4; d++) {
-        int t = r->neighbor[d][sq];
-        if (r->flying_kings)
-            while (t >= 0 && (cs->empty & BIT(t))) t = r->neighbor[d][t];
+        int t = r->flying_kings ? nearest_on_ray(r, d, sq, occupied) : r->neighbor[d][sq];
         if (t < 0 || !(cs->enemy & BIT(t)) || (captured & BIT(t))) continue;
         int land = r->neighbor[d][t];
         if (land >= 0 && (cs->empty & BIT(land))) return true;
@@ -224,10 +228,9 @@ static bool king_can_capture(const CaptureSearch *cs, int sq, uint64_t captured)
 static void king_captures(CaptureSearch *cs, int sq, uint64_t captured, bool promotes)
 {
     const DraughtsRules *r = cs->r;
+    uint64_t occupied = r->board_mask & ~cs->empty;
     for (int d = 0; d < 4 && !cs->done; d++) {
-        int t = r->neighbor[d][sq];
-        if (r->flying_kings)
-            while (t >= 0 && (cs->empty & BIT(t))) t = r->neighbor[d][t];
+        int t = r->flying_kings ? nearest_on_ray(r, d, sq, occupied) : r->neighbor[d][sq];
         if (t < 0 || !(cs->enemy & BIT(t)) || (captured & BIT(t))) continue;
         uint64_t after = captured | BIT(t);
         int lands[16], n = 0;

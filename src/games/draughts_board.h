@@ -6,6 +6,7 @@
  */
 #ifndef DONJON_DRAUGHTS_BOARD_H
 #define DONJON_DRAUGHTS_BOARD_H
+#include "../bitops.h"
 #include "../game.h"
 
 typedef enum {
@@ -36,6 +37,7 @@ typedef struct DraughtsRules {
     int8_t neighbor[4][64];       /* bit one step in direction d, or -1 */
     uint64_t jump_over[4][64];    /* a short jump from a bit in direction d: the jumped square ... */
     uint64_t jump_land[4][64];    /* ... and the landing square (both 0 when the jump leaves the board) */
+    uint64_t ray[4][64];          /* every square beyond a bit in direction d, to the edge */
     int8_t square_of_bit[64];     /* 0-based square, -1 for a ghost */
     int8_t bit_of_square[64];
     int8_t row_from_bottom[64];   /* 0 = White's home row */
@@ -72,5 +74,22 @@ static inline uint64_t shift_dir(const DraughtsRules *r, uint64_t bb, int d)
 {
     uint64_t moved = d < 2 ? bb >> -r->delta[d] : bb << r->delta[d];
     return moved & r->board_mask;
+}
+
+/* The nearest bit of `occupied` on the ray from `from` in direction d, or -1: a flying king's
+ * first obstacle in one lookup, where walking the line square by square cost a loop per king
+ * and direction at every node (directions 0 and 1 run towards lower bits). */
+static inline int nearest_on_ray(const DraughtsRules *r, int d, int from, uint64_t occupied)
+{
+    uint64_t hits = r->ray[d][from] & occupied;
+    if (!hits) return -1;
+    return d < 2 ? 63 - __builtin_clzll(hits) : __builtin_ctzll(hits);
+}
+
+/* The squares a flying king on `from` reaches in direction d before the first obstacle. */
+static inline uint64_t free_on_ray(const DraughtsRules *r, int d, int from, uint64_t occupied)
+{
+    int stop = nearest_on_ray(r, d, from, occupied);
+    return stop < 0 ? r->ray[d][from] : r->ray[d][from] & ~(r->ray[d][stop] | BIT(stop));
 }
 #endif

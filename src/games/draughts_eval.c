@@ -111,6 +111,15 @@ static inline int region_index(const Geometry *g, int w, uint64_t own, uint64_t 
 static int king_mobility(const DraughtsRules *r, uint64_t kings, uint64_t empty)
 {
     int free_squares = 0;
+    if (r->flying_kings) { /* per direction, the union of the kings' free lines (as the flood below) */
+        uint64_t occupied = r->board_mask & ~empty;
+        for (int d = 0; d < 4; d++) {
+            uint64_t reach = 0;
+            for (uint64_t k = kings; k;) reach |= free_on_ray(r, d, pop_lowest(&k), occupied);
+            free_squares += popcount64(reach);
+        }
+        return free_squares;
+    }
     for (int d = 0; d < 4 && kings; d++) {
         uint64_t reach = kings;
         do {
