@@ -11,6 +11,14 @@
 
 #define HISTORY_MAX 16384
 
+/* Static evaluations this thread computed, by key: quiescence meets the same leaves again from
+ * one iteration to the next and through transpositions, and an entry is one load where the
+ * learned evaluation reads a pattern table per window. An entry is the key's high 40 bits and the
+ * evaluation + 2^23 in the low 24 (evaluations stay far inside ±2^23); 0 is empty. Cleared at
+ * every search, since the weights or the variant may have changed in between. */
+#define EVAL_CACHE_SIZE (1 << 14)
+#define EVAL_CACHE_VALUE_BITS 24
+
 struct SearchThread {
     int id;
     SearchShared *shared;
@@ -33,6 +41,7 @@ struct SearchThread {
     Move killers[MAX_PLY + 1][2];
     int32_t history[2][CELL_LIMIT][CELL_LIMIT];
     RootMove root_moves[MAX_MOVES];
+    uint64_t eval_cache[EVAL_CACHE_SIZE];  /* see cached_evaluation */
 };
 
 SearchThread *search_thread_new(int id)
@@ -176,6 +185,17 @@ static int game_over_score(const SearchThread *t, int ply)
     return winner == t->stack[ply].side ? SCORE_MATE - ply : -SCORE_MATE + ply;
 }
 
+static int cached_evaluation(SearchThread *t, const Position *pos)
+{
+    const uint64_t value_mask = (1ull << EVAL_CACHE_VALUE_BITS) - 1, offset = 1ull << (EVAL_CACHE_VALUE_BITS - 1);
+    uint64_t *slot = &t->eval_cache[pos->key & (EVAL_CACHE_SIZE - 1)];
+    uint64_t entry = *slot;
+    if (entry && (entry & ~value_mask) == (pos->key & ~value_mask)) return (int)((entry & value_mask) - offset);
+    int score = evaluate_position(t->variant, pos, t->weights);
+    *slot = (pos->key & ~value_mask) | (((uint64_t)score + offset) & value_mask);
+    return score;
+}
+
 /* Quiescence plies before the static evaluation is taken whatever remains: in draughts and
  * gounki every noisy move takes material, so their sequences end by themselves, but a tawol
  * attack takes nothing (the pawn stays on top and may attack on), and endless chains of
@@ -198,7 +218,7 @@ static int quiescence(SearchThread *t, int ply, int qply, int alpha, int beta)
     if (count == 0 && forced) return game_over_score(t, ply);
     int best = -SCORE_INFINITE;
     if (!forced) {
-        best = evaluate_position(v, pos, t->weights);
+        best = cached_evaluation(t, pos);
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
     }
@@ -410,6 +430,7 @@ static void prepare_thread(SearchThread *t, SearchShared *s)
     t->shared = s;
     t->variant = s->variant;
     t->weights = s->weights;
+    memset(t->eval_cache, 0, sizeof t->eval_cache);
     atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
     t->completed_depth = 0;
     t->seldepth = 0;
