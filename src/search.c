@@ -363,6 +363,9 @@ static int search_root(SearchThread *t, int depth, int alpha, int beta, int firs
 {
     int best = -SCORE_INFINITE;
     t->pv_length[0] = 0;
+    /* a move this search does not reach (stopped) keeps no score: one left from a shallower
+     * iteration could otherwise outrank, in the sort after a stop, the move found best here */
+    for (int i = first + 1; i < t->root_count; i++) t->root_moves[i].score = -SCORE_INFINITE;
     for (int i = first; i < t->root_count; i++) {
         RootMove *rm = &t->root_moves[i];
         push_child(t, 0, &rm->move);
