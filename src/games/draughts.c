@@ -398,13 +398,7 @@ static int draughts_count_moves(const Variant *v, const Position *pos)
     uint64_t men = b->pieces[us] & ~b->kings, kings = b->pieces[us] & b->kings;
     int forward = us == SIDE_WHITE ? 0 : 2;
     n = popcount64(shift_dir(r, men, forward) & empty) + popcount64(shift_dir(r, men, forward + 1) & empty);
-    for (int d = 0; d < 4 && kings; d++) {
-        uint64_t reach = kings;
-        do {
-            reach = shift_dir(r, reach, d) & empty;
-            n += popcount64(reach);
-        } while (r->flying_kings && reach);
-    }
+    n += king_reach_count(r, kings, empty);
     return n;
 }
 

@@ -92,4 +92,23 @@ static inline uint64_t free_on_ray(const DraughtsRules *r, int d, int from, uint
     int stop = nearest_on_ray(r, d, from, occupied);
     return stop < 0 ? r->ray[d][from] : r->ray[d][from] & ~(r->ray[d][stop] | BIT(stop));
 }
+
+/* The kings' quiet moves counted per direction as the union of the squares they reach (a square
+ * two kings reach in one direction counts once): the move count's kings and the evaluation's
+ * king mobility are this one sum. */
+static inline int king_reach_count(const DraughtsRules *r, uint64_t kings, uint64_t empty)
+{
+    int count = 0;
+    if (r->flying_kings) {
+        uint64_t occupied = r->board_mask & ~empty;
+        for (int d = 0; d < 4 && kings; d++) {
+            uint64_t reach = 0;
+            for (uint64_t k = kings; k;) reach |= free_on_ray(r, d, pop_lowest(&k), occupied);
+            count += popcount64(reach);
+        }
+        return count;
+    }
+    for (int d = 0; d < 4 && kings; d++) count += popcount64(shift_dir(r, kings, d) & empty);
+    return count;
+}
 #endif

@@ -108,28 +108,6 @@ static inline int region_index(const Geometry *g, int w, uint64_t own, uint64_t 
     return base3[own8] + 2 * base3[enemy8];
 }
 
-static int king_mobility(const DraughtsRules *r, uint64_t kings, uint64_t empty)
-{
-    int free_squares = 0;
-    if (r->flying_kings) { /* per direction, the union of the kings' free lines (as the flood below) */
-        uint64_t occupied = r->board_mask & ~empty;
-        for (int d = 0; d < 4; d++) {
-            uint64_t reach = 0;
-            for (uint64_t k = kings; k;) reach |= free_on_ray(r, d, pop_lowest(&k), occupied);
-            free_squares += popcount64(reach);
-        }
-        return free_squares;
-    }
-    for (int d = 0; d < 4 && kings; d++) {
-        uint64_t reach = kings;
-        do {
-            reach = shift_dir(r, reach, d) & empty;
-            free_squares += popcount64(reach);
-        } while (r->flying_kings && reach);
-    }
-    return free_squares;
-}
-
 /* Appends one side's features with sign +1 (the side to move) or −1, its pieces given in its
  * own view (its men move up). */
 static int side_features(const DraughtsRules *r, const Geometry *g, uint64_t men, uint64_t kings, uint64_t enemy_men,
@@ -140,7 +118,7 @@ static int side_features(const DraughtsRules *r, const Geometry *g, uint64_t men
     if (king_count) {
         out[n++] = (Feature){F_KING, sign};
         if (king_count > 1) out[n++] = (Feature){F_MORE_KINGS, sign * (king_count - 1)};
-        out[n++] = (Feature){F_KING_MOBILITY, sign * king_mobility(r, kings, empty)};
+        out[n++] = (Feature){F_KING_MOBILITY, sign * king_reach_count(r, kings, empty)};
     }
     int left = popcount64(men & g->left_half), right = popcount64(men) - left;
     if (left != right) out[n++] = (Feature){F_IMBALANCE, sign * (left > right ? left - right : right - left)};
@@ -320,7 +298,7 @@ static void side_scalars(const DraughtsRules *r, const Geometry *g, const Prepar
     if (king_count) {
         add_pair(sum, p->scalar[F_KING], 1);
         if (king_count > 1) add_pair(sum, p->scalar[F_MORE_KINGS], king_count - 1);
-        add_pair(sum, p->scalar[F_KING_MOBILITY], king_mobility(r, kings, empty));
+        add_pair(sum, p->scalar[F_KING_MOBILITY], king_reach_count(r, kings, empty));
         for (uint64_t k = kings; k;) {
             int square = r->square_of_bit[pop_lowest(&k)];
             add_pair(sum, p->king_square[turned ? g->squares - 1 - square : square], 1);
