@@ -52,6 +52,10 @@ Engine *engine_new(const SearchCallbacks *callbacks)
         engine_free(e);
         return NULL;
     }
+    /* the default table's pages now, at start-up: mapped lazily, the first search would pay for
+     * them (and for the kernel's huge-page compaction, tens of ms at times) in its thinking time.
+     * A table resized later is faulted by its first search or by ucinewgame's clear. */
+    tt_clear(&e->tt);
     engine_set_variant(e, default_variant());
     return e;
 }
