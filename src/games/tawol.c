@@ -276,8 +276,11 @@ void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
             if (lower_type(cell) != TOWER) free_pawns[upper_side(cell)] |= BIT(c);
         } else if (lower_type(cell) == TOWER)
             open_towers[lower_side(cell)] |= BIT(c);
-        else
+        else {
             movers |= BIT(c), free_pawns[lower_side(cell)] |= BIT(c);
+            terms[lower_side(cell)].plain_pawns++;
+            if (lower_type(cell) == ONE_COLLAR) terms[lower_side(cell)].plain_one_collar++;
+        }
     }
     for (int side = 0; side < 2; side++) {
         TawolSideTerms *t = &terms[side];
@@ -319,9 +322,18 @@ static int tawol_evaluate(const Variant *v, const Position *pos)
         const TawolSideTerms t = terms[side];
         score[side] = 300 * t.taken + 60 * t.blocking + 40 * t.free_pawns + 45 * t.tower_attacks + 10 * t.free_threats +
                       4 * t.closeness;
+        /* the last towers flee one cell at a time: a two-collar pawn cannot attack a tower next
+         * to it, so the one-collar pawns still on the board are the ones that finish a game,
+         * and they matter the more towers are already held */
+        score[side] += 40 * t.plain_one_collar * t.taken / 8;
     }
     int us = pos->side;
     int total = score[us] - score[us ^ 1];
+    /* a lead with no pawn on the board is a lock: every pawn holds a tower or a pawn and
+     * must let something go before it can take another tower; such leads were drawn (600
+     * plies of shuffling) against a one-ply opponent, so they count half */
+    if (total > 0 && terms[us].plain_pawns == 0) total /= 2;
+    if (total < 0 && terms[us ^ 1].plain_pawns == 0) total /= 2;
     /* a tower short of the last: the race to take the final towers decides the game */
     if (n->towers[us ^ 1] - n->taken[us ^ 1] == 1) total += 200;
     if (n->towers[us] - n->taken[us] == 1) total -= 200;

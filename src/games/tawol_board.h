@@ -47,6 +47,8 @@ typedef struct {
     int tower_attacks;  /* untaken enemy towers its pawns could attack next move */
     int free_threats;   /* towers and free pawns its free pawns could attack */
     int closeness;      /* over its free pawns: 8 less the king-move distance to an untaken enemy tower */
+    int plain_pawns;    /* its pawns standing on the board itself (neither on a tower nor on a pawn) */
+    int plain_one_collar; /* of those, the one-collar pawns */
 } TawolSideTerms;
 
 /* Both sides' terms (terms[SIDE_WHITE], terms[SIDE_BLACK]) in one pass over the board. */
