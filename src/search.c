@@ -475,6 +475,10 @@ static void iterate(SearchThread *t)
     int max_depth = s->limits.depth > 0 && s->limits.depth < MAX_PLY - 1 ? s->limits.depth : MAX_PLY - 1;
     /* helpers start one ply deeper every other thread, so the threads spread over depths */
     int start_depth = t->id == 0 ? 1 : 1 + (t->id & 1);
+    /* the main thread's measure of an unsettled search, for the clock (iteration_share_percent) */
+    int best_move_changes_x100 = 0, last_score = -SCORE_INFINITE;
+    Move last_best;
+    memset(&last_best, 0, sizeof last_best);
     for (int depth = start_depth; depth <= max_depth && !stopped(t); depth++) {
         t->root_depth = depth;
         for (int i = 0; i < t->root_count; i++) t->root_moves[i].previous_score = t->root_moves[i].score;
@@ -513,10 +517,19 @@ static void iterate(SearchThread *t)
         if (t->id != 0) continue;
         int reported = s->limits.multipv < 1 ? 1 : s->limits.multipv < multipv ? s->limits.multipv : multipv;
         for (int line = 0; line < reported; line++) report_line(t, depth, line, BOUND_EXACT);
-        /* the main thread decides whether another iteration fits in the time */
-        /* (with a clock; a fixed movetime is used to its end) */
+        /* the main thread decides whether another iteration fits in the time (with a clock; a
+         * fixed movetime is used to its end): less when the best move stays, more when it
+         * changes or the score falls */
+        best_move_changes_x100 /= 2;
+        if (depth > start_depth && !move_equal(&t->root_moves[0].move, &last_best)) best_move_changes_x100 += 100;
+        last_best = t->root_moves[0].move;
+        int score_drop = last_score > -SCORE_MATE_BOUND && t->best_score > -SCORE_MATE_BOUND &&
+                                 last_score < SCORE_MATE_BOUND && t->best_score < SCORE_MATE_BOUND
+                             ? last_score - t->best_score
+                             : 0;
+        last_score = t->best_score;
         if (!atomic_load(&s->pondering) && s->budget.optimum_ms >= 0 && s->limits.movetime < 0 &&
-            budget_elapsed(s) > s->budget.optimum_ms * 55 / 100)
+            budget_elapsed(s) > s->budget.optimum_ms * iteration_share_percent(best_move_changes_x100, score_drop) / 100)
             break;
         /* a forced win or loss proven within this depth will not change */
         int best = t->root_moves[0].score;

@@ -37,3 +37,17 @@ TimeBudget time_budget(int64_t movetime, int64_t clock, int64_t increment, int m
     b.maximum_ms = maximum;
     return b;
 }
+
+/* A settled search (the same best move for several iterations, a steady score) stops after 55%
+ * of the optimum, as before this measure existed; one whose best move keeps changing, or whose
+ * score is falling, goes on up to 3.5 times longer, within the maximum that check_limits enforces.
+ * (Spending less on settled moves lost: at 3+0.03 it used 25% less time on average, -30 Elo.) */
+int iteration_share_percent(int best_move_changes_x100, int score_drop)
+{
+    if (best_move_changes_x100 > 150) best_move_changes_x100 = 150;
+    if (best_move_changes_x100 < 0) best_move_changes_x100 = 0;
+    if (score_drop > 100) score_drop = 100;
+    if (score_drop < 0) score_drop = 0;
+    /* 50% x (1.1 + changes) x (1 + drop / 200) */
+    return 50 * (110 + best_move_changes_x100) * (200 + score_drop) / 20000;
+}
