@@ -518,15 +518,13 @@ static void iterate(SearchThread *t)
         int reported = s->limits.multipv < 1 ? 1 : s->limits.multipv < multipv ? s->limits.multipv : multipv;
         for (int line = 0; line < reported; line++) report_line(t, depth, line, BOUND_EXACT);
         /* the main thread decides whether another iteration fits in the time (with a clock; a
-         * fixed movetime is used to its end): less when the best move stays, more when it
-         * changes or the score falls */
+         * fixed movetime is used to its end): more of it when the best move changes or the
+         * score falls (mate scores aside) */
         best_move_changes_x100 /= 2;
         if (depth > start_depth && !move_equal(&t->root_moves[0].move, &last_best)) best_move_changes_x100 += 100;
         last_best = t->root_moves[0].move;
-        int score_drop = last_score > -SCORE_MATE_BOUND && t->best_score > -SCORE_MATE_BOUND &&
-                                 last_score < SCORE_MATE_BOUND && t->best_score < SCORE_MATE_BOUND
-                             ? last_score - t->best_score
-                             : 0;
+        int score_drop =
+            abs(last_score) < SCORE_MATE_BOUND && abs(t->best_score) < SCORE_MATE_BOUND ? last_score - t->best_score : 0;
         last_score = t->best_score;
         if (!atomic_load(&s->pondering) && s->budget.optimum_ms >= 0 && s->limits.movetime < 0 &&
             budget_elapsed(s) > s->budget.optimum_ms * iteration_share_percent(best_move_changes_x100, score_drop) / 100)

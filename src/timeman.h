@@ -12,7 +12,7 @@ typedef struct {
 TimeBudget time_budget(int64_t movetime, int64_t clock, int64_t increment, int moves_to_go, int64_t overhead);
 /* Percent of the optimum after which no new iteration starts, from how unsettled the search is:
  * best_move_changes is a decaying count of root best-move changes (x100), score_drop how far
- * (score units, >= 0) the last iteration's score fell below the one before. */
+ * (score units; negative when it rose) the last iteration's score fell below the one before. */
 int iteration_share_percent(int best_move_changes_x100, int score_drop);
 int64_t now_ms(void);
 #endif
