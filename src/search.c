@@ -61,6 +61,8 @@ void search_thread_clear(SearchThread *t)
 
 uint64_t search_thread_nodes(const SearchThread *t) { return atomic_load_explicit(&t->nodes, memory_order_relaxed); }
 
+void search_thread_reset_nodes(SearchThread *t) { atomic_store_explicit(&t->nodes, 0, memory_order_relaxed); }
+
 uint64_t search_total_nodes(const SearchShared *shared)
 {
     uint64_t total = 0;
@@ -434,7 +436,7 @@ static void prepare_thread(SearchThread *t, SearchShared *s)
     t->variant = s->variant;
     t->weights = s->weights;
     memset(t->eval_cache, 0, sizeof t->eval_cache);
-    atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
+    search_thread_reset_nodes(t);
     t->completed_depth = 0;
     t->seldepth = 0;
     t->best_score = -SCORE_INFINITE;

@@ -100,6 +100,7 @@ SearchThread *search_thread_new(int id);
 void search_thread_free(SearchThread *t);
 void search_thread_clear(SearchThread *t);  /* forget histories and killers (ucinewgame) */
 uint64_t search_thread_nodes(const SearchThread *t);
+void search_thread_reset_nodes(SearchThread *t); /* before a search starts: see pool_start */
 
 /* The main thread's whole search: it returns after the bestmove callback. */
 void search_main(SearchThread *t, SearchShared *shared);

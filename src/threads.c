@@ -126,6 +126,10 @@ void pool_start(ThreadPool *pool, SearchShared *shared)
     /* a weakened search (Skill Level) runs on one thread: its node budget then means the same
      * whatever Threads is, and helpers cannot spend it before the main thread finishes depth 1 */
     shared->thread_count = shared->limits.weakened ? 1 : pool->count;
+    /* every count the node limit and the info lines sum starts at zero before any thread runs:
+     * a helper that reset its own only when it woke let the main thread read the last search's
+     * count, and `go nodes 30000` on 4 threads sometimes stopped before depth 1 */
+    for (int i = 0; i < shared->thread_count; i++) search_thread_reset_nodes(pool->threads[i]);
     shared->wait_for_helpers = wait_for_helpers;
     shared->pool = pool;
     pool->job = shared;
