@@ -289,6 +289,11 @@ void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
         t->free_pawns = n->pawns[side] - n->on_towers[side] - n->blocked_by[side ^ 1];
         /* closeness: over free pawns, 8 less the distance d to the nearest target, is the
          * number of k in 0..7 with the pawn within k of a target (d <= 7 on this board) */
+        for (uint64_t o = open_towers[side]; o;) {
+            int room = popcount64(king_dilate(BIT(pop_lowest(&o))) & ~b->occupied);
+            t->tower_room += room;
+            t->towers_trapped += room == 0;
+        }
         uint64_t targets = open_towers[side ^ 1];
         if (targets)
             for (int k = 0; k < 8; k++, targets = king_dilate(targets))

@@ -49,6 +49,8 @@ typedef struct {
     int closeness;      /* over its free pawns: 8 less the king-move distance to an untaken enemy tower */
     int plain_pawns;    /* its pawns standing on the board itself (neither on a tower nor on a pawn) */
     int plain_one_collar; /* of those, the one-collar pawns */
+    int tower_room;     /* over its untaken towers, the empty cells next to them (where each can flee) */
+    int towers_trapped; /* its untaken towers with no empty cell next to them */
 } TawolSideTerms;
 
 /* Both sides' terms (terms[SIDE_WHITE], terms[SIDE_BLACK]) in one pass over the board. */

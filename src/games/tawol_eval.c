@@ -9,6 +9,11 @@
  *  - the hand-set evaluation's terms: enemy towers held, enemy pawns blocked, own free pawns,
  *    attacks on towers next move, the free pawns' threats and their closeness to an untaken
  *    tower, and the last tower (one enemy tower left to take, or one of ours);
+ *  - the race: one-collar pawns on the board times the towers held (they catch a tower fleeing
+ *    next to them), pawns on the board, towers held by a side with no pawn on the board (a lock:
+ *    it must release something to go on), the enemy towers left beyond the pawns on the board
+ *    that could take them, two towers left, and the room of the untaken towers to flee (empty
+ *    cells next to them) and those with none;
  *  - cell squares: a weight per cell and content (the lower piece, own or not, tower or pawn
  *    of one or two collars, and what stands on it: 18 contents);
  *  - patterns: every 2×2 window, each cell read as empty, own tower, own free pawn, own pawn
@@ -25,8 +30,9 @@
 
 enum {
     F_TEMPO, F_TAKEN, F_BLOCKING, F_FREE_PAWNS, F_TOWER_ATTACKS, F_FREE_THREATS, F_CLOSENESS, F_LAST_THEIRS,
-    F_LAST_OURS,
-    SCALARS = 16,
+    F_LAST_OURS, F_ONE_COLLAR_TAKEN, F_PLAIN_PAWNS, F_TAKEN_LOCKED, F_HUNTER_DEFICIT, F_TWO_LEFT_THEIRS,
+    F_TWO_LEFT_OURS, F_TOWER_ROOM, F_TOWERS_TRAPPED,
+    SCALARS = 24,
     CONTENTS = 18,
     CELL_SQUARES = SCALARS,
     WINDOWS = CELL_SQUARES + CONTENTS * 64,
@@ -78,6 +84,19 @@ static inline __attribute__((always_inline)) void visit_features(const Variant *
     const TawolCounts *counts = &b->counts;
     if (counts->towers[us ^ 1] - counts->taken[us ^ 1] == 1) feature_emit(sink, summing, F_LAST_THEIRS, 1);
     if (counts->towers[us] - counts->taken[us] == 1) feature_emit(sink, summing, F_LAST_OURS, 1);
+    feature_emit(sink, summing, F_ONE_COLLAR_TAKEN,
+                 mine.plain_one_collar * mine.taken - theirs.plain_one_collar * theirs.taken);
+    feature_emit(sink, summing, F_PLAIN_PAWNS, mine.plain_pawns - theirs.plain_pawns);
+    feature_emit(sink, summing, F_TAKEN_LOCKED,
+                 (mine.plain_pawns ? 0 : mine.taken) - (theirs.plain_pawns ? 0 : theirs.taken));
+    int left_theirs = counts->towers[us ^ 1] - counts->taken[us ^ 1], left_ours = counts->towers[us] - counts->taken[us];
+    int deficit_mine = left_theirs > mine.plain_pawns ? left_theirs - mine.plain_pawns : 0;
+    int deficit_theirs = left_ours > theirs.plain_pawns ? left_ours - theirs.plain_pawns : 0;
+    feature_emit(sink, summing, F_HUNTER_DEFICIT, deficit_mine - deficit_theirs);
+    if (left_theirs == 2) feature_emit(sink, summing, F_TWO_LEFT_THEIRS, 1);
+    if (left_ours == 2) feature_emit(sink, summing, F_TWO_LEFT_OURS, 1);
+    feature_emit(sink, summing, F_TOWER_ROOM, mine.tower_room - theirs.tower_room);
+    feature_emit(sink, summing, F_TOWERS_TRAPPED, mine.towers_trapped - theirs.towers_trapped);
 
     /* cell contents in each side's own view (Black's board turned): a cell counts for a side when
      * its lower piece is that side's or something stands on it; and White's window states */
@@ -121,7 +140,8 @@ static void tawol_initial(const Variant *v, float *opening, float *ending)
     (void)v;
     /* the hand-set evaluation's weights (tawol.c) */
     static const KnownWeight known[] = {{F_TAKEN, 300},       {F_BLOCKING, 60}, {F_FREE_PAWNS, 40},  {F_TOWER_ATTACKS, 45},
-                 {F_FREE_THREATS, 10}, {F_CLOSENESS, 4}, {F_LAST_THEIRS, 200}, {F_LAST_OURS, -200}};
+                 {F_FREE_THREATS, 10}, {F_CLOSENESS, 4}, {F_LAST_THEIRS, 200}, {F_LAST_OURS, -200},
+                 {F_ONE_COLLAR_TAKEN, 5},   {F_TAKEN_LOCKED, -150}};
     feature_starting_weights(opening, ending, FEATURE_COUNT, known, sizeof known / sizeof known[0]);
 }
 
@@ -129,8 +149,10 @@ static void tawol_describe(const Variant *v, int index, char *out, size_t len)
 {
     (void)v;
     static const char *const scalars[] = {"tempo",        "towers taken", "blocking",    "free pawns",  "tower attacks",
-                                          "free threats", "closeness",    "last theirs", "last ours"};
-    if (index <= F_LAST_OURS)
+                                          "free threats", "closeness",    "last theirs", "last ours",
+                                          "one-collar x taken", "plain pawns", "taken locked", "hunter deficit",
+                                          "two left theirs", "two left ours", "tower room", "towers trapped"};
+    if (index <= F_TOWERS_TRAPPED)
         snprintf(out, len, "%s", scalars[index]);
     else if (index < CELL_SQUARES)
         snprintf(out, len, "unused %d", index);
@@ -140,5 +162,5 @@ static void tawol_describe(const Variant *v, int index, char *out, size_t len)
         snprintf(out, len, "window row %d state %d", (index - WINDOWS) / WINDOW_STATES, (index - WINDOWS) % WINDOW_STATES);
 }
 
-const FeatureSet tawol_features = {"tawol-windows-v1", FEATURE_COUNT,    tawol_extract,      tawol_initial,
+const FeatureSet tawol_features = {"tawol-windows-v2", FEATURE_COUNT,    tawol_extract,      tawol_initial,
                                    tawol_describe,     eval_weight_pairs, tawol_evaluate_fast};
