@@ -231,29 +231,6 @@ static const char *tawol_game_end(const Variant *v, const Position *pos, int *wi
 
 /* ---------------------------------------------------------------- evaluation */
 
-/* What a pawn of `side` on `from` could attack next move (exact reach, clear path):
- * untaken enemy towers and free enemy pawns. */
-static void pawn_attacks(const TawolBoard *b, int side, int from, int reach, int *towers, int *pawns)
-{
-    *towers = *pawns = 0;
-    for (int d = 0; d < 8; d++) {
-        if (grid_room[d][from] < reach) continue;
-        int cell = from;
-        bool clear = true;
-        for (int k = 1; k < reach && clear; k++) {
-            cell += grid_step(d);
-            clear = !b->cells[cell];
-        }
-        if (!clear) continue;
-        uint8_t target = b->cells[cell + grid_step(d)];
-        if (!attackable(target, side)) continue;
-        if (lower_type(target) == TOWER)
-            (*towers)++;
-        else
-            (*pawns)++;
-    }
-}
-
 /* The cells within king-move distance 1 of a set (the set included). */
 static inline uint64_t king_dilate(uint64_t s)
 {
@@ -261,57 +238,78 @@ static inline uint64_t king_dilate(uint64_t s)
     return row | row << 8 | row >> 8;
 }
 
+/* A set moved one cell in direction d (0-7: N, S, E, W, NE, NW, SE, SW), cells that would
+ * leave the board dropped. */
+static inline uint64_t step_set(uint64_t s, int d)
+{
+    switch (d) {
+    case 0: return s << 8;
+    case 1: return s >> 8;
+    case 2: return (s << 1) & GRID_NOT_FILE_A;
+    case 3: return (s >> 1) & GRID_NOT_FILE_H;
+    case 4: return (s << 9) & GRID_NOT_FILE_A;
+    case 5: return (s << 7) & GRID_NOT_FILE_H;
+    case 6: return (s >> 7) & GRID_NOT_FILE_A;
+    default: return (s >> 9) & GRID_NOT_FILE_H;
+    }
+}
+
+/* Over the pawns of two sets (one-collar, two-collar), the (pawn, direction) pairs whose exact
+ * reach, on a clear path, lands in `targets`: the attacks they could make next move. */
+static inline int attacks_on(uint64_t one_collar, uint64_t two_collar, uint64_t empty, uint64_t targets)
+{
+    int count = 0;
+    for (int d = 0; d < 8; d++)
+        count += popcount64((step_set(one_collar, d) | step_set(step_set(two_collar, d) & empty, d)) & targets);
+    return count;
+}
+
 void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
 {
     const TawolCounts *n = &b->counts;
     memset(terms, 0, 2 * sizeof *terms);
     uint64_t open_towers[2] = {0, 0}; /* a side's untaken towers, the targets enemy free pawns march on */
-    uint64_t free_pawns[2] = {0, 0};  /* pawns on the board or on an enemy pawn, by side */
-    uint64_t movers = 0;              /* every pawn that can move, free or on a tower */
+    uint64_t lone_pawns[2] = {0, 0};  /* pawns on the board with nothing on them: attackable */
+    /* the pawns that can move, by side and reach: all of them, and the free ones (on the board
+     * or on an enemy pawn, not on a tower) */
+    uint64_t movers[2][2] = {{0, 0}, {0, 0}}, free_movers[2][2] = {{0, 0}, {0, 0}};
     for (uint64_t o = b->occupied; o;) {
         int c = pop_lowest(&o);
         uint8_t cell = b->cells[c];
         if (upper_type(cell)) {
-            movers |= BIT(c);
-            if (lower_type(cell) != TOWER) free_pawns[upper_side(cell)] |= BIT(c);
+            int side = upper_side(cell), two = upper_type(cell) == TWO_COLLAR;
+            movers[side][two] |= BIT(c);
+            if (lower_type(cell) != TOWER) free_movers[side][two] |= BIT(c);
         } else if (lower_type(cell) == TOWER)
             open_towers[lower_side(cell)] |= BIT(c);
         else {
-            movers |= BIT(c), free_pawns[lower_side(cell)] |= BIT(c);
-            terms[lower_side(cell)].plain_pawns++;
-            if (lower_type(cell) == ONE_COLLAR) terms[lower_side(cell)].plain_one_collar++;
+            int side = lower_side(cell), two = lower_type(cell) == TWO_COLLAR;
+            movers[side][two] |= BIT(c), free_movers[side][two] |= BIT(c), lone_pawns[side] |= BIT(c);
+            terms[side].plain_pawns++;
+            if (!two) terms[side].plain_one_collar++;
         }
     }
+    uint64_t empty = ~b->occupied;
     for (int side = 0; side < 2; side++) {
         TawolSideTerms *t = &terms[side];
         t->taken = n->taken[side ^ 1];
         t->blocking = n->blocked_by[side];
         t->free_pawns = n->pawns[side] - n->on_towers[side] - n->blocked_by[side ^ 1];
-        /* closeness: over free pawns, 8 less the distance d to the nearest target, is the
-         * number of k in 0..7 with the pawn within k of a target (d <= 7 on this board) */
         for (uint64_t o = open_towers[side]; o;) {
-            int room = popcount64(king_dilate(BIT(pop_lowest(&o))) & ~b->occupied);
+            int room = popcount64(king_dilate(BIT(pop_lowest(&o))) & empty);
             t->tower_room += room;
             t->towers_trapped += room == 0;
         }
+        /* closeness: over free pawns, 8 less the distance d to the nearest target, is the
+         * number of k in 0..7 with the pawn within k of a target (d <= 7 on this board) */
+        uint64_t free_pawns = free_movers[side][0] | free_movers[side][1];
         uint64_t targets = open_towers[side ^ 1];
         if (targets)
-            for (int k = 0; k < 8; k++, targets = king_dilate(targets))
-                t->closeness += popcount64(free_pawns[side] & targets);
-    }
-    for (uint64_t m = movers; m;) {
-        int c = pop_lowest(&m);
-        uint8_t cell = b->cells[c];
-        int side, type;
-        if (upper_type(cell))
-            side = upper_side(cell), type = upper_type(cell);
-        else
-            side = lower_side(cell), type = lower_type(cell);
-        int towers, pawns;
-        pawn_attacks(b, side, c, pawn_reach(type), &towers, &pawns);
+            for (int k = 0; k < 8; k++, targets = king_dilate(targets)) t->closeness += popcount64(free_pawns & targets);
         /* a pawn on a tower can only hop to another tower; a free one threatens towers and pawns */
-        terms[side].tower_attacks += towers;
-        if (free_pawns[side] & BIT(c)) terms[side].free_threats += towers + pawns;
+        t->tower_attacks = attacks_on(movers[side][0], movers[side][1], empty, open_towers[side ^ 1]);
+        t->free_threats = attacks_on(free_movers[side][0], free_movers[side][1], empty,
+                                     open_towers[side ^ 1] | lone_pawns[side ^ 1]);
     }
 }
 
