@@ -34,6 +34,7 @@ static inline int pawn_reach(int type) { return type == TWO_COLLAR ? 2 : 1; }
 
 static uint64_t cell_keys[64][32];
 static uint64_t side_key;
+static void init_attack_reach(void);
 
 void tawol_init(void)
 {
@@ -41,6 +42,7 @@ void tawol_init(void)
     for (int c = 0; c < 64; c++)
         for (int k = 0; k < 32; k++) cell_keys[c][k] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
+    init_attack_reach();
     tawol_eval_init();
 }
 
@@ -132,6 +134,18 @@ static void pawn_moves(Generator *g, const TawolBoard *b, int side, int from, in
     }
 }
 
+/* The cells a pawn of reach 1 or 2 on a cell could attack on an empty board: next to it, or
+ * two cells away in a straight line. Attacks only: a pawn with no target there has none. */
+static uint64_t attack_reach[3][64];
+
+static void init_attack_reach(void)
+{
+    for (int c = 0; c < 64; c++)
+        for (int d = 0; d < 8; d++)
+            for (int k = 1; k <= 2; k++)
+                if (grid_room[d][c] >= k) attack_reach[k][c] |= BIT(c + k * grid_step(d));
+}
+
 static int generate_moves(const Position *pos, Move *list, bool noisy_only)
 {
     const TawolBoard *b = CBOARD(pos);
@@ -140,17 +154,29 @@ static int generate_moves(const Position *pos, Move *list, bool noisy_only)
     if (all_towers_taken(n, us) || all_towers_taken(n, them)) return 0;
     Generator g = {list, 0, n->blocked_by[us], available(n, them) / 2, false, noisy_only};
     g.must_release = g.blocking > g.limit;
+    /* attacks only: the cells holding a lone enemy piece are every target there is */
+    uint64_t targets = 0;
+    if (noisy_only)
+        for (uint64_t o = b->occupied; o;) {
+            int c = pop_lowest(&o);
+            if (attackable(b->cells[c], us)) targets |= BIT(c);
+        }
     for (uint64_t o = b->occupied; o;) {
         int c = pop_lowest(&o);
         uint8_t cell = b->cells[c];
         if (upper_type(cell)) {
             if (upper_side(cell) != us) continue; /* our blocked pawn or taken tower: it cannot move */
-            pawn_moves(&g, b, us, c, pawn_reach(upper_type(cell)), lower_type(cell) == TOWER ? ON_TOWER : ON_PAWN);
+            int reach = pawn_reach(upper_type(cell));
+            if (noisy_only && !(attack_reach[reach][c] & targets)) continue;
+            pawn_moves(&g, b, us, c, reach, lower_type(cell) == TOWER ? ON_TOWER : ON_PAWN);
         } else if (lower_side(cell) == us) {
-            if (lower_type(cell) == TOWER)
-                tower_moves(&g, b, c);
-            else
-                pawn_moves(&g, b, us, c, pawn_reach(lower_type(cell)), ON_BOARD);
+            if (lower_type(cell) == TOWER) {
+                if (!noisy_only) tower_moves(&g, b, c); /* a tower never attacks */
+            } else {
+                int reach = pawn_reach(lower_type(cell));
+                if (noisy_only && !(attack_reach[reach][c] & targets)) continue;
+                pawn_moves(&g, b, us, c, reach, ON_BOARD);
+            }
         }
     }
     return g.count;
