@@ -35,6 +35,7 @@ static inline int pawn_reach(int type) { return type == TWO_COLLAR ? 2 : 1; }
 static uint64_t cell_keys[64][32];
 static uint64_t side_key;
 static void init_attack_reach(void);
+static void init_cell_classes(void);
 
 void tawol_init(void)
 {
@@ -43,6 +44,7 @@ void tawol_init(void)
         for (int k = 0; k < 32; k++) cell_keys[c][k] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
     init_attack_reach();
+    init_cell_classes();
     tawol_eval_init();
 }
 
@@ -290,30 +292,52 @@ static inline int attacks_on(uint64_t one_collar, uint64_t two_collar, uint64_t 
     return count;
 }
 
+/* What a cell is to the evaluation, by its byte: for each side (7 classes a side, White's
+ * first) an untaken tower, a lone pawn of one or two collars, a pawn of one or two collars on
+ * an enemy tower, or on an enemy pawn; the piece under a pawn is its upper pawn's class. */
+enum { OPEN_TOWER, LONE_1, LONE_2, ON_TOWER_1, ON_TOWER_2, ON_PAWN_1, ON_PAWN_2, CLASSES_PER_SIDE };
+static uint8_t cell_class[32];
+
+static void init_cell_classes(void)
+{
+    for (int byte = 1; byte < 32; byte++) {
+        uint8_t cell = (uint8_t)byte;
+        if (!lower_type(cell)) continue;
+        int side, k;
+        if (upper_type(cell)) {
+            side = upper_side(cell);
+            k = (lower_type(cell) == TOWER ? ON_TOWER_1 : ON_PAWN_1) + (upper_type(cell) == TWO_COLLAR);
+        } else {
+            side = lower_side(cell);
+            k = lower_type(cell) == TOWER ? OPEN_TOWER : LONE_1 + (lower_type(cell) == TWO_COLLAR);
+        }
+        cell_class[byte] = (uint8_t)(side * CLASSES_PER_SIDE + k);
+    }
+}
+
 void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
 {
     const TawolCounts *n = &b->counts;
     memset(terms, 0, 2 * sizeof *terms);
-    uint64_t open_towers[2] = {0, 0}; /* a side's untaken towers, the targets enemy free pawns march on */
-    uint64_t lone_pawns[2] = {0, 0};  /* pawns on the board with nothing on them: attackable */
-    /* the pawns that can move, by side and reach: all of them, and the free ones (on the board
-     * or on an enemy pawn, not on a tower) */
-    uint64_t movers[2][2] = {{0, 0}, {0, 0}}, free_movers[2][2] = {{0, 0}, {0, 0}};
+    uint64_t sets[2 * CLASSES_PER_SIDE] = {0};
     for (uint64_t o = b->occupied; o;) {
         int c = pop_lowest(&o);
-        uint8_t cell = b->cells[c];
-        if (upper_type(cell)) {
-            int side = upper_side(cell), two = upper_type(cell) == TWO_COLLAR;
-            movers[side][two] |= BIT(c);
-            if (lower_type(cell) != TOWER) free_movers[side][two] |= BIT(c);
-        } else if (lower_type(cell) == TOWER)
-            open_towers[lower_side(cell)] |= BIT(c);
-        else {
-            int side = lower_side(cell), two = lower_type(cell) == TWO_COLLAR;
-            movers[side][two] |= BIT(c), free_movers[side][two] |= BIT(c), lone_pawns[side] |= BIT(c);
-            terms[side].plain_pawns++;
-            if (!two) terms[side].plain_one_collar++;
+        sets[cell_class[b->cells[c] & 31]] |= BIT(c);
+    }
+    uint64_t open_towers[2], lone_pawns[2]; /* untaken towers; pawns on the board with nothing on them */
+    /* the pawns that can move, by side and reach: all of them, and the free ones (on the board
+     * or on an enemy pawn, not on a tower) */
+    uint64_t movers[2][2], free_movers[2][2];
+    for (int side = 0; side < 2; side++) {
+        const uint64_t *own = &sets[side * CLASSES_PER_SIDE];
+        open_towers[side] = own[OPEN_TOWER];
+        lone_pawns[side] = own[LONE_1] | own[LONE_2];
+        for (int two = 0; two < 2; two++) {
+            free_movers[side][two] = own[LONE_1 + two] | own[ON_PAWN_1 + two];
+            movers[side][two] = free_movers[side][two] | own[ON_TOWER_1 + two];
         }
+        terms[side].plain_pawns = popcount64(lone_pawns[side]);
+        terms[side].plain_one_collar = popcount64(own[LONE_1]);
     }
     uint64_t empty = ~b->occupied;
     for (int side = 0; side < 2; side++) {
