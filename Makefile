@@ -43,8 +43,13 @@ build/egdb-solver: tests/egdb_solver.c src/games/draughts.c src/games/draughts_e
 	@mkdir -p build
 	$(CC) $(CFLAGS_BASE) -O2 tests/egdb_solver.c src/games/draughts.c src/games/draughts_eval.c -o $@ $(LDLIBS)
 
+# each game's quiescence generator checked against its full generator (every source but main.c)
+build/noisy-check: tests/noisy_check.c $(SOURCES) $(HEADERS)
+	@mkdir -p build
+	$(CC) $(CFLAGS_BASE) -O2 tests/noisy_check.c $(filter-out src/main.c,$(SOURCES)) -o $@ $(LDLIBS)
+
 # the whole log is kept in build/test.log
-test: donjon build/donjon-asan build/donjon-tsan build/donjon-debug build/egdb-solver
+test: donjon build/donjon-asan build/donjon-tsan build/donjon-debug build/egdb-solver build/noisy-check
 	set -o pipefail; python3 tests/run_tests.py --engine ./donjon --asan build/donjon-asan --tsan build/donjon-tsan 2>&1 | tee build/test.log
 
 # fuzzing: FUZZ_SECONDS per target (libFuzzer when clang has it, else a seeded random driver)

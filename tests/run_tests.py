@@ -21,6 +21,7 @@ import tests_draughts  # noqa: E402,F401
 import tests_gounki  # noqa: E402,F401
 import tests_ecroulement  # noqa: E402,F401
 import tests_tawol  # noqa: E402,F401
+import tests_quiescence  # noqa: E402,F401
 import tests_match  # noqa: E402,F401
 import tests_robustness  # noqa: E402,F401
 import tests_contact  # noqa: E402,F401
