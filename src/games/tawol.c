@@ -166,20 +166,20 @@ static int generate_moves(const Position *pos, Move *list, bool noisy_only)
     for (uint64_t o = b->occupied; o;) {
         int c = pop_lowest(&o);
         uint8_t cell = b->cells[c];
+        int type, where;
         if (upper_type(cell)) {
             if (upper_side(cell) != us) continue; /* our blocked pawn or taken tower: it cannot move */
-            int reach = pawn_reach(upper_type(cell));
-            if (noisy_only && !(attack_reach[reach][c] & targets)) continue;
-            pawn_moves(&g, b, us, c, reach, lower_type(cell) == TOWER ? ON_TOWER : ON_PAWN);
-        } else if (lower_side(cell) == us) {
-            if (lower_type(cell) == TOWER) {
-                if (!noisy_only) tower_moves(&g, b, c); /* a tower never attacks */
-            } else {
-                int reach = pawn_reach(lower_type(cell));
-                if (noisy_only && !(attack_reach[reach][c] & targets)) continue;
-                pawn_moves(&g, b, us, c, reach, ON_BOARD);
-            }
-        }
+            type = upper_type(cell), where = lower_type(cell) == TOWER ? ON_TOWER : ON_PAWN;
+        } else if (lower_side(cell) != us)
+            continue;
+        else if (lower_type(cell) == TOWER) {
+            if (!noisy_only) tower_moves(&g, b, c); /* a tower never attacks */
+            continue;
+        } else
+            type = lower_type(cell), where = ON_BOARD;
+        int reach = pawn_reach(type);
+        if (noisy_only && !(attack_reach[reach][c] & targets)) continue;
+        pawn_moves(&g, b, us, c, reach, where);
     }
     return g.count;
 }

@@ -63,6 +63,7 @@ static inline int window_state(uint8_t cell, int viewer)
 }
 
 static uint16_t black_code[WINDOW_STATES]; /* Black's code of the four cells of a White code */
+static uint8_t white_window_state[32];      /* window_state(byte, SIDE_WHITE) of each cell byte */
 static const uint8_t other_side_state[7] = {0, 5, 6, 4, 3, 1, 2};
 
 /* The scalar features of pos from the side to move, into the sink (see feature_sink.h); the
@@ -83,14 +84,14 @@ static inline __attribute__((always_inline)) void visit_scalars(const Position *
     feature_emit(sink, summing, F_FREE_THREATS, mine.free_threats - theirs.free_threats);
     feature_emit(sink, summing, F_CLOSENESS, mine.closeness - theirs.closeness);
     const TawolCounts *counts = &b->counts;
-    if (counts->towers[us ^ 1] - counts->taken[us ^ 1] == 1) feature_emit(sink, summing, F_LAST_THEIRS, 1);
-    if (counts->towers[us] - counts->taken[us] == 1) feature_emit(sink, summing, F_LAST_OURS, 1);
+    int left_theirs = counts->towers[us ^ 1] - counts->taken[us ^ 1], left_ours = counts->towers[us] - counts->taken[us];
+    if (left_theirs == 1) feature_emit(sink, summing, F_LAST_THEIRS, 1);
+    if (left_ours == 1) feature_emit(sink, summing, F_LAST_OURS, 1);
     feature_emit(sink, summing, F_ONE_COLLAR_TAKEN,
                  mine.plain_one_collar * mine.taken - theirs.plain_one_collar * theirs.taken);
     feature_emit(sink, summing, F_PLAIN_PAWNS, mine.plain_pawns - theirs.plain_pawns);
     feature_emit(sink, summing, F_TAKEN_LOCKED,
                  (mine.plain_pawns ? 0 : mine.taken) - (theirs.plain_pawns ? 0 : theirs.taken));
-    int left_theirs = counts->towers[us ^ 1] - counts->taken[us ^ 1], left_ours = counts->towers[us] - counts->taken[us];
     int deficit_mine = left_theirs > mine.plain_pawns ? left_theirs - mine.plain_pawns : 0;
     int deficit_theirs = left_ours > theirs.plain_pawns ? left_ours - theirs.plain_pawns : 0;
     feature_emit(sink, summing, F_HUNTER_DEFICIT, deficit_mine - deficit_theirs);
@@ -122,7 +123,7 @@ static inline __attribute__((always_inline)) void visit_features(const Variant *
         uint8_t cell = b->cells[c];
         if (!cell) continue;
         occupied |= BIT(c);
-        state[c] = (uint8_t)window_state(cell, SIDE_WHITE);
+        state[c] = white_window_state[cell & 31];
         if (lower_side(cell) == SIDE_WHITE || upper_type(cell))
             feature_emit(sink, summing, CELL_SQUARES + (content(cell, SIDE_WHITE) - 1) * 64 + c, white_sign);
         if (lower_side(cell) == SIDE_BLACK || upper_type(cell))
@@ -157,7 +158,6 @@ typedef struct {
     WeightPair scalar[SCALARS];
     WeightPair cell[64][32];                /* by cell and its byte (5 bits) */
     WeightPair window[7][WINDOW_STATES];    /* by window row and White's code */
-    uint8_t window_state[32];               /* White's window state of a cell byte */
 } Folded;
 
 static void *tawol_prepare(const Variant *v, const int16_t *opening, const int16_t *ending)
@@ -188,7 +188,6 @@ static void *tawol_prepare(const Variant *v, const int16_t *opening, const int16
                 f->window[row][code].pair[ph] = (int16_t)sum;
             }
     }
-    for (int byte = 1; byte < 32; byte++) f->window_state[byte] = (uint8_t)window_state((uint8_t)byte, SIDE_WHITE);
     return f;
 too_large:
     free(f); /* a difference beyond 16 bits: the generic sum will do */
@@ -209,7 +208,7 @@ static int tawol_evaluate_folded(const Variant *v, const Position *pos, const vo
     for (uint64_t o = b->occupied; o;) {
         int c = pop_lowest(&o);
         int byte = b->cells[c] & 31;
-        state[c] = f->window_state[byte];
+        state[c] = white_window_state[byte];
         white[0] += f->cell[c][byte].pair[0];
         white[1] += f->cell[c][byte].pair[1];
     }
@@ -230,6 +229,7 @@ static int tawol_evaluate_folded(const Variant *v, const Position *pos, const vo
 void tawol_eval_init(void)
 {
     window_codes_for_black(black_code, 7, other_side_state);
+    for (int byte = 1; byte < 32; byte++) white_window_state[byte] = (uint8_t)window_state((uint8_t)byte, SIDE_WHITE);
 }
 
 static void tawol_initial(const Variant *v, float *opening, float *ending)
