@@ -53,8 +53,12 @@ typedef struct {
     int towers_trapped; /* its untaken towers with no empty cell next to them */
 } TawolSideTerms;
 
-/* Both sides' terms (terms[SIDE_WHITE], terms[SIDE_BLACK]) in one pass over the board. */
+/* Both sides' terms (terms[SIDE_WHITE], terms[SIDE_BLACK]) in one pass over the board
+ * (tawol_terms.c; tawol_terms_init builds its tables at start-up). */
 void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2]);
+void tawol_terms_init(void);
+/* The hand-set evaluation over those terms, from the side to move: the variant's evaluate. */
+int tawol_hand_evaluate(const Variant *v, const Position *pos);
 
 extern const FeatureSet tawol_features;
 void tawol_eval_init(void);

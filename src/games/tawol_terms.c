@@ -1,0 +1,145 @@
+/*
+ * tawol_terms.c — what Tawôl's evaluations know: the terms of a position for both sides
+ * (towers held, blocks, free pawns, attacks, closeness, the race to the last towers), read by
+ * the hand-set evaluation here and by the learned evaluation's features (tawol_eval.c).
+ */
+#include "tawol_board.h"
+
+#include "../bitops.h"
+#include "grid.h"
+
+#include <string.h>
+
+/* The cells within king-move distance 1 of a set (the set included). */
+static inline uint64_t king_dilate(uint64_t s)
+{
+    uint64_t row = s | ((s << 1) & GRID_NOT_FILE_A) | ((s >> 1) & GRID_NOT_FILE_H);
+    return row | row << 8 | row >> 8;
+}
+
+/* A set moved one cell in direction d (0-7: N, S, E, W, NE, NW, SE, SW), cells that would
+ * leave the board dropped. */
+static inline uint64_t step_set(uint64_t s, int d)
+{
+    switch (d) {
+    case 0: return s << 8;
+    case 1: return s >> 8;
+    case 2: return (s << 1) & GRID_NOT_FILE_A;
+    case 3: return (s >> 1) & GRID_NOT_FILE_H;
+    case 4: return (s << 9) & GRID_NOT_FILE_A;
+    case 5: return (s << 7) & GRID_NOT_FILE_H;
+    case 6: return (s >> 7) & GRID_NOT_FILE_A;
+    default: return (s >> 9) & GRID_NOT_FILE_H;
+    }
+}
+
+/* Over the pawns of two sets (one-collar, two-collar), the (pawn, direction) pairs whose exact
+ * reach, on a clear path, lands in `targets`: the attacks they could make next move. */
+static inline int attacks_on(uint64_t one_collar, uint64_t two_collar, uint64_t empty, uint64_t targets)
+{
+    int count = 0;
+    for (int d = 0; d < 8; d++)
+        count += popcount64((step_set(one_collar, d) | step_set(step_set(two_collar, d) & empty, d)) & targets);
+    return count;
+}
+
+/* What a cell is to the evaluation, by its byte: for each side (7 classes a side, White's
+ * first) an untaken tower, a lone pawn of one or two collars, a pawn of one or two collars on
+ * an enemy tower, or on an enemy pawn; the piece under a pawn is its upper pawn's class. */
+enum { OPEN_TOWER, LONE_1, LONE_2, ON_TOWER_1, ON_TOWER_2, ON_PAWN_1, ON_PAWN_2, CLASSES_PER_SIDE };
+static uint8_t cell_class[32];
+
+void tawol_terms_init(void)
+{
+    for (int byte = 1; byte < 32; byte++) {
+        uint8_t cell = (uint8_t)byte;
+        if (!lower_type(cell)) continue;
+        int side, k;
+        if (upper_type(cell)) {
+            side = upper_side(cell);
+            k = (lower_type(cell) == TOWER ? ON_TOWER_1 : ON_PAWN_1) + (upper_type(cell) == TWO_COLLAR);
+        } else {
+            side = lower_side(cell);
+            k = lower_type(cell) == TOWER ? OPEN_TOWER : LONE_1 + (lower_type(cell) == TWO_COLLAR);
+        }
+        cell_class[byte] = (uint8_t)(side * CLASSES_PER_SIDE + k);
+    }
+}
+
+void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
+{
+    const TawolCounts *n = &b->counts;
+    memset(terms, 0, 2 * sizeof *terms);
+    uint64_t sets[2 * CLASSES_PER_SIDE] = {0};
+    for (uint64_t o = b->occupied; o;) {
+        int c = pop_lowest(&o);
+        sets[cell_class[b->cells[c] & 31]] |= BIT(c);
+    }
+    uint64_t open_towers[2], lone_pawns[2]; /* untaken towers; pawns on the board with nothing on them */
+    /* the pawns that can move, by side and reach: all of them, and the free ones (on the board
+     * or on an enemy pawn, not on a tower) */
+    uint64_t movers[2][2], free_movers[2][2];
+    for (int side = 0; side < 2; side++) {
+        const uint64_t *own = &sets[side * CLASSES_PER_SIDE];
+        open_towers[side] = own[OPEN_TOWER];
+        lone_pawns[side] = own[LONE_1] | own[LONE_2];
+        for (int two = 0; two < 2; two++) {
+            free_movers[side][two] = own[LONE_1 + two] | own[ON_PAWN_1 + two];
+            movers[side][two] = free_movers[side][two] | own[ON_TOWER_1 + two];
+        }
+        terms[side].plain_pawns = popcount64(lone_pawns[side]);
+        terms[side].plain_one_collar = popcount64(own[LONE_1]);
+    }
+    uint64_t empty = ~b->occupied;
+    for (int side = 0; side < 2; side++) {
+        TawolSideTerms *t = &terms[side];
+        t->taken = n->taken[side ^ 1];
+        t->blocking = n->blocked_by[side];
+        t->free_pawns = n->pawns[side] - n->on_towers[side] - n->blocked_by[side ^ 1];
+        for (uint64_t o = open_towers[side]; o;) {
+            int room = popcount64(king_dilate(BIT(pop_lowest(&o))) & empty);
+            t->tower_room += room;
+            t->towers_trapped += room == 0;
+        }
+        /* closeness: over free pawns, 8 less the distance d to the nearest target, is the
+         * number of k in 0..7 with the pawn within k of a target (d <= 7 on this board) */
+        uint64_t free_pawns = free_movers[side][0] | free_movers[side][1];
+        uint64_t targets = open_towers[side ^ 1];
+        if (targets)
+            for (int k = 0; k < 8; k++, targets = king_dilate(targets)) t->closeness += popcount64(free_pawns & targets);
+        /* a pawn on a tower can only hop to another tower; a free one threatens towers and pawns */
+        t->tower_attacks = attacks_on(movers[side][0], movers[side][1], empty, open_towers[side ^ 1]);
+        t->free_threats = attacks_on(free_movers[side][0], free_movers[side][1], empty,
+                                     open_towers[side ^ 1] | lone_pawns[side ^ 1]);
+    }
+}
+
+int tawol_hand_evaluate(const Variant *v, const Position *pos)
+{
+    (void)v;
+    const TawolBoard *b = CBOARD(pos);
+    const TawolCounts *n = &b->counts;
+    int score[2];
+    TawolSideTerms terms[2];
+    tawol_terms(b, terms);
+    for (int side = 0; side < 2; side++) {
+        const TawolSideTerms t = terms[side];
+        score[side] = 300 * t.taken + 60 * t.blocking + 40 * t.free_pawns + 45 * t.tower_attacks + 10 * t.free_threats +
+                      4 * t.closeness;
+        /* the last towers flee one cell at a time: a two-collar pawn cannot attack a tower next
+         * to it, so the one-collar pawns still on the board are the ones that finish a game,
+         * and they matter the more towers are already held */
+        score[side] += 40 * t.plain_one_collar * t.taken / 8;
+    }
+    int us = pos->side;
+    int total = score[us] - score[us ^ 1];
+    /* a lead with no pawn on the board is a lock: every pawn holds a tower or a pawn and
+     * must let something go before it can take another tower; such leads were drawn (600
+     * plies of shuffling) against a one-ply opponent, so they count half */
+    if (total > 0 && terms[us].plain_pawns == 0) total /= 2;
+    if (total < 0 && terms[us ^ 1].plain_pawns == 0) total /= 2;
+    /* a tower short of the last: the race to take the final towers decides the game */
+    if (n->towers[us ^ 1] - n->taken[us ^ 1] == 1) total += 200;
+    if (n->towers[us] - n->taken[us] == 1) total -= 200;
+    return total;
+}
