@@ -1,7 +1,8 @@
 /*
  * tawol_board.h — what the tawol module's files share: the board and its counts, the cell
  * code, and the evaluation terms the hand-set evaluation and the learned features both use
- * (games/tawol.c has the rules, games/tawol_eval.c the learned features).
+ * (games/tawol.c has the rules, games/tawol_terms.c the terms and the hand-set evaluation,
+ * games/tawol_eval.c the learned features).
  */
 #ifndef DONJON_TAWOL_BOARD_H
 #define DONJON_TAWOL_BOARD_H

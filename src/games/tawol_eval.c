@@ -235,7 +235,7 @@ void tawol_eval_init(void)
 static void tawol_initial(const Variant *v, float *opening, float *ending)
 {
     (void)v;
-    /* the hand-set evaluation's weights (tawol.c) */
+    /* the hand-set evaluation's weights (tawol_terms.c) */
     static const KnownWeight known[] = {{F_TAKEN, 300},       {F_BLOCKING, 60}, {F_FREE_PAWNS, 40},  {F_TOWER_ATTACKS, 45},
                  {F_FREE_THREATS, 10}, {F_CLOSENESS, 4}, {F_LAST_THEIRS, 200}, {F_LAST_OURS, -200},
                  {F_ONE_COLLAR_TAKEN, 5},   {F_TAKEN_LOCKED, -150}};
