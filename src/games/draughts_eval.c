@@ -25,6 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
 
 enum {
     F_TEMPO, F_MEN, F_KING, F_MORE_KINGS, F_KING_MOBILITY, F_IMBALANCE,
@@ -36,6 +39,7 @@ typedef struct {
     int size, per_row, squares, windows;
     int king_squares, man_squares, patterns, count; /* index of each group, and the total */
     uint8_t window_shift[16][4];                     /* first bit of each row of a region */
+    uint64_t window_mask[16];                        /* a region's 8 bits */
     uint64_t rotate[8][256];                         /* the half-turn, one byte of bits at a time */
     uint64_t left_half;                              /* files a.. of the left half */
     bool ready;
@@ -67,8 +71,11 @@ void draughts_eval_init(const DraughtsRules *r)
     for (int top = 0; top + 4 <= r->size; top += 2)
         for (int left = 0; left + 4 <= r->size; left += 2) {
             /* in every row the region holds two consecutive squares, from index left / 2 */
-            for (int j = 0; j < 4; j++)
+            g->window_mask[g->windows] = 0;
+            for (int j = 0; j < 4; j++) {
                 g->window_shift[g->windows][j] = (uint8_t)r->bit_of_square[(top + j) * r->per_row + left / 2];
+                g->window_mask[g->windows] |= (uint64_t)3 << g->window_shift[g->windows][j];
+            }
             g->windows++;
         }
     g->king_squares = SCALARS;
@@ -320,14 +327,22 @@ static int draughts_evaluate_fast(const Variant *v, const Position *pos, const v
     int32_t sum[2][2] = {{0, 0}, {0, 0}}; /* [side][phase] */
     /* a region's rows start 0, 5, 11 and 16 bits after its first square on 10×10 (0, 4, 9, 13 on
      * 8×8: its top row is even, so one ghost bit lies between its second and third rows) */
+#ifndef __BMI2__
     bool large = g->size == 10;
     int shift1 = large ? 3 : 2, shift2 = large ? 7 : 5, shift3 = large ? 10 : 7;
+#endif
     for (int w = 0; w < g->windows; w++) {
+#ifdef __BMI2__
+        /* one instruction gathers a region's 8 bits (fast on Intel from Haswell and AMD from Zen 3;
+         * the Makefile leaves BMI2 out where it is microcoded) */
+        int white8 = (int)_pext_u64(white_men, g->window_mask[w]), black8 = (int)_pext_u64(black_men, g->window_mask[w]);
+#else
         uint64_t white_bits = white_men >> g->window_shift[w][0], black_bits = black_men >> g->window_shift[w][0];
         int white8 = (int)((white_bits & 3) | ((white_bits >> shift1) & 0xC) | ((white_bits >> shift2) & 0x30) |
                            ((white_bits >> shift3) & 0xC0));
         int black8 = (int)((black_bits & 3) | ((black_bits >> shift1) & 0xC) | ((black_bits >> shift2) & 0x30) |
                            ((black_bits >> shift3) & 0xC0));
+#endif
         if (p->has_difference)
             add_pair(sum[SIDE_WHITE], p->difference[w][base3[white8] + 2 * base3[black8]], 1);
         else {
