@@ -398,4 +398,6 @@ const Variant variant_tawol = {
     .game_end = tawol_game_end,
     .format_move = tawol_format_move, .parse_move = tawol_parse_move,
     .print_board = tawol_print_board, .bench_fens = tawol_bench, .bench_depth = 7, .aspiration_delta = 30,
+    /* shallow verification: depth 7 from the shipped openings in half the nodes, and won its SPRT */
+    .verify_margin = 20,
 };
