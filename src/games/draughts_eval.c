@@ -325,9 +325,9 @@ static int draughts_evaluate_fast(const Variant *v, const Position *pos, const v
     uint64_t white_men = white & ~b->kings, black_men = black & ~b->kings;
     uint64_t empty = r->board_mask & ~(white | black);
     int32_t sum[2][2] = {{0, 0}, {0, 0}}; /* [side][phase] */
+#ifndef __BMI2__
     /* a region's rows start 0, 5, 11 and 16 bits after its first square on 10×10 (0, 4, 9, 13 on
      * 8×8: its top row is even, so one ghost bit lies between its second and third rows) */
-#ifndef __BMI2__
     bool large = g->size == 10;
     int shift1 = large ? 3 : 2, shift2 = large ? 7 : 5, shift3 = large ? 10 : 7;
 #endif
