@@ -110,6 +110,31 @@ def weak_nodes_make_one_side_of_every_game_the_weaker(ctx):
 
 
 @test("learning", sanitizers=False)
+def weak_hand_set_gives_one_side_the_hand_set_evaluation(ctx):
+    # the weaker side plays the hand-set evaluation: with the built-in weights on the other side
+    # the games change; when both sides play hand-set anyway (--hand-set) they are the same games,
+    # and only the header's flag (offset 92) tells the shards apart
+    work = tempfile.mkdtemp()
+    paths = {}
+    for name, extra in [("plain", []), ("weak", ["--weak-hand-set"]), ("hand", ["--hand-set"]),
+                        ("hand-weak", ["--hand-set", "--weak-hand-set"])]:
+        paths[name] = os.path.join(work, name + ".bin")
+        done = donjon(ctx, "selfplay", "--variant", "checkers", "--games", 6, "--seed", 5, "--nodes", 300,
+                      "--out", paths[name], "--progress", 0, *extra)
+        check(done.returncode == 0, done.stderr)
+    data = {name: open(path, "rb").read() for name, path in paths.items()}
+    check(data["plain"][128:] != data["weak"][128:], "--weak-hand-set did not change the games")
+    check(data["hand"][128:] == data["hand-weak"][128:], "hand-set games changed with --weak-hand-set")
+    check(data["hand"][92:96] == b"\0\0\0\0" and data["hand-weak"][92:96] == b"\1\0\0\0",
+          (data["hand"][92:96], data["hand-weak"][92:96]))
+    done = donjon(ctx, "train", "--variant", "checkers", "--data", paths["weak"], "--out", os.path.join(work, "w.djw"),
+                  "--epochs", 1)
+    check(done.returncode == 0 and "(games 0-5 of seed 5, nodes 300, the weaker side 300 with the hand-set evaluation)"
+          in done.stderr, done.stderr[-800:])
+    shutil.rmtree(work)
+
+
+@test("learning", sanitizers=False)
 def damaged_and_mismatched_files_are_refused(ctx):
     work = tempfile.mkdtemp()
     shard = os.path.join(work, "checkers.bin")

@@ -7,7 +7,8 @@
  *           40 u64 records, 48 u64 seed, 56 u64 first game, 64 u64 games, 72 u32 nodes per
  *           move, 76 u32 depth per move, 80 u64 checksum (FNV-1a 64 of every record byte),
  *           88 u32 the weaker side's nodes per move (selfplay --weak-nodes; 0: none),
- *           92..127 reserved (0)
+ *           92 u32 flags (bit 0: the weaker side played the hand-set evaluation, selfplay
+ *           --weak-hand-set), 96..127 reserved (0)
  *   record: 0 u32 game (its number in the seed's sequence), 4 u16 ply, 6 i16 search score
  *           (side to move, clamped to ±30000), 8 u8 result for the side to move (0 loss,
  *           1 draw, 2 win), 9 u8 side to move, 10 u8 extra turns, 11 u8 rule flags,
@@ -29,6 +30,7 @@ typedef struct {
     uint64_t seed, first_game, games;
     uint32_t nodes, depth;
     uint32_t weak_nodes; /* one side's nodes per move in unequal games, 0 if none */
+    bool weak_hand_set;  /* that side played the hand-set evaluation */
 } DatasetMeta;
 
 typedef struct {

@@ -59,6 +59,7 @@ typedef struct {
     const EvalWeights *weights;
     SearchLimits limits;
     uint64_t weak_nodes; /* the weaker side's nodes a move, or 0: both sides search alike */
+    bool weak_hand_set;  /* the weaker side evaluates with the hand-set evaluation (weights NULL) */
     uint64_t seed, first_game, games;
     int random_plies, max_plies, resign_score, resign_plies, hash_mb;
     Opening *openings;
@@ -237,12 +238,16 @@ static int play_game(Worker *w, uint64_t game, int *white_result)
             break;
         }
         SearchLimits limits = sp->limits;
-        if (sp->weak_nodes && pos.side == weaker_side(game)) {
-            limits.nodes = sp->weak_nodes;
-            limits.depth = 0;
+        const EvalWeights *weights = sp->weights;
+        if (pos.side == weaker_side(game)) {
+            if (sp->weak_nodes) {
+                limits.nodes = sp->weak_nodes;
+                limits.depth = 0;
+            }
+            if (sp->weak_hand_set) weights = NULL;
         }
         SearchOutcome found;
-        if (!search_fixed(w->search, v, &pos, w->keys, key_count, &limits, &w->tt, sp->weights, NULL, &found)) break;
+        if (!search_fixed(w->search, v, &pos, w->keys, key_count, &limits, &w->tt, weights, NULL, &found)) break;
         /* a quiet position: nothing forced (a compulsory capture, a threat to parry) and the
          * best move not a capture or an exit, so the static evaluation should stand */
         Move noisy[MAX_MOVES];
@@ -339,7 +344,7 @@ static void print_progress(SelfPlay *sp, int64_t started, bool last)
     uint64_t games = sp->games_done, positions = sp->positions;
     uint64_t white = sp->wins[2], draws = sp->wins[1], black = sp->wins[0];
     char stronger[96] = "";
-    if (sp->weak_nodes)
+    if (sp->weak_nodes || sp->weak_hand_set)
         snprintf(stronger, sizeof stronger, "; the stronger side +%" PRIu64 " =%" PRIu64 " -%" PRIu64, sp->stronger_wins[2],
                  sp->stronger_wins[1], sp->stronger_wins[0]);
     pthread_mutex_unlock(&sp->lock);
@@ -372,6 +377,7 @@ int selfplay_main(int argc, char **argv)
         {.name = "--resign-plies", .kind = OPTION_INTEGER, .help = "... for this many plies in a row wins (default 8; 0: never)", .low = 0, .high = 1000, .integer = 8},
         {.name = "--eval-file", .kind = OPTION_TEXT, .help = "weights to play with (default: the built-in ones)"},
         {.name = "--hand-set", .kind = OPTION_FLAG, .help = "play with the hand-set evaluation, not the built-in weights"},
+        {.name = "--weak-hand-set", .kind = OPTION_FLAG, .help = "one side (White in even games) plays the hand-set evaluation"},
         {.name = "--hash", .kind = OPTION_INTEGER, .help = "MB of transposition table per thread (default 16)", .low = 1, .high = 65536, .integer = 16},
         {.name = "--progress", .kind = OPTION_INTEGER, .help = "seconds between progress lines (default 10; 0: none)", .low = 0, .high = 86400, .integer = 10},
         {.name = "--salvage", .kind = OPTION_TEXT, .help = "make a shard whose run was killed readable (its whole records), then stop"},
@@ -423,6 +429,7 @@ int selfplay_main(int argc, char **argv)
     else
         sp.limits.nodes = (uint64_t)tool_option(options, "--nodes")->integer;
     if (tool_option(options, "--weak-nodes")->given) sp.weak_nodes = (uint64_t)tool_option(options, "--weak-nodes")->integer;
+    sp.weak_hand_set = tool_option(options, "--weak-hand-set")->given;
     sp.seed = (uint64_t)tool_option(options, "--seed")->integer;
     sp.first_game = (uint64_t)tool_option(options, "--first-game")->integer;
     sp.games = (uint64_t)tool_option(options, "--games")->integer;
@@ -439,7 +446,7 @@ int selfplay_main(int argc, char **argv)
 
     char err[512];
     DatasetMeta meta = {sp.seed, sp.first_game, sp.games, (uint32_t)sp.limits.nodes, (uint32_t)sp.limits.depth,
-                        (uint32_t)sp.weak_nodes};
+                        (uint32_t)sp.weak_nodes, sp.weak_hand_set};
     sp.writer = dataset_create(out, v, &meta, err, sizeof err);
     sp.finished = calloc((size_t)sp.games, sizeof *sp.finished);
     Worker *workers = calloc((size_t)threads, sizeof *workers);
@@ -451,7 +458,10 @@ int selfplay_main(int argc, char **argv)
     pthread_mutex_init(&sp.lock, NULL);
     atomic_store(&sp.next_game, 0);
     char weak_text[64] = "";
-    if (sp.weak_nodes) snprintf(weak_text, sizeof weak_text, " (the weaker side %llu nodes)", (unsigned long long)sp.weak_nodes);
+    if (sp.weak_nodes || sp.weak_hand_set)
+        snprintf(weak_text, sizeof weak_text, " (the weaker side %llu nodes%s)",
+                 (unsigned long long)(sp.weak_nodes ? sp.weak_nodes : sp.limits.nodes),
+                 sp.weak_hand_set ? ", hand-set evaluation" : "");
     fprintf(stderr, "selfplay %s (%s): games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %llu a move%s, %d random plies%s%s, %d threads -> %s\n",
             v->name, sp.weights ? sp.weights->origin : "hand-set evaluation", sp.first_game, sp.first_game + sp.games - 1, sp.seed, sp.limits.depth ? "depth" : "nodes",
             sp.limits.depth ? (unsigned long long)sp.limits.depth : (unsigned long long)sp.limits.nodes, weak_text,

@@ -365,8 +365,10 @@ int train_main(int argc, char **argv)
             fprintf(stderr, "donjon train: %s\n", data.failed ? "out of memory" : err);
             return 1;
         }
-        char weak[48] = "";
-        if (meta.weak_nodes) snprintf(weak, sizeof weak, ", the weaker side %u", meta.weak_nodes);
+        char weak[64] = "";
+        if (meta.weak_nodes || meta.weak_hand_set)
+            snprintf(weak, sizeof weak, ", the weaker side %u%s", meta.weak_nodes ? meta.weak_nodes : meta.nodes,
+                     meta.weak_hand_set ? " with the hand-set evaluation" : "");
         fprintf(stderr, "%s: %" PRIu64 " positions (games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %u%s)\n",
                 files->list[f], data.count - before, meta.first_game, meta.first_game + meta.games - 1, meta.seed,
                 meta.depth ? "depth" : "nodes", meta.depth ? meta.depth : meta.nodes, weak);
