@@ -154,6 +154,10 @@ struct Variant {
      * must clear beta to cut a node, in score units; 0 (off) where it showed no gain in games
      * or has not been measured yet. */
     int verify_margin;
+    /* Late-move reductions (search.c): 0 keeps the step rule (one ply, two for late moves at
+     * depth 6 and more); otherwise a reduction of ln(depth)·ln(moves searched) divided by this
+     * number in tenths, for games with many quiet moves a node. */
+    int lmr_log_divisor_tenths;
 };
 
 /* Registry (games.c) */

@@ -5,6 +5,7 @@
 #include "egdb/egdb_search.h"
 #include "eval_weights.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -251,6 +252,16 @@ static int quiescence(SearchThread *t, int ply, int qply, int alpha, int beta)
 #define VERIFY_DEPTH_PERCENT 40
 #define VERIFY_SCORE_LIMIT 10000
 
+/* How many plies a late quiet move is searched shallower first. The step rule suits the
+ * draughts family's few moves a node; a game with dozens of quiet moves reduces more the later
+ * a move comes and the deeper the node (a logarithmic table as chess engines use). */
+static int late_move_reduction(const Variant *v, int depth, int searched, bool pv_node)
+{
+    if (!v->lmr_log_divisor_tenths) return 1 + (searched >= 8 && depth >= 6) - (pv_node ? 1 : 0);
+    double r = log((double)depth) * log((double)searched) * 10.0 / v->lmr_log_divisor_tenths;
+    return (int)r - (pv_node ? 1 : 0);
+}
+
 static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, bool pv_node, bool prune)
 {
     const Variant *v = t->variant;
@@ -321,7 +332,8 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
             int reduction = 0;
             if (depth >= 3 && searched >= 3 && !(m->flags & (MOVE_NOISY | MOVE_PROMOTES | MOVE_WINS)) &&
                 !extension)
-                reduction = 1 + (searched >= 8 && depth >= 6) - (pv_node ? 1 : 0);
+                reduction = late_move_reduction(v, depth, searched, pv_node);
+            if (reduction > new_depth - 1) reduction = new_depth - 1;
             if (reduction < 0) reduction = 0;
             score = -alpha_beta(t, ply + 1, new_depth - reduction, -alpha - 1, -alpha, false, prune);
             if (score > alpha && reduction)

@@ -400,4 +400,6 @@ const Variant variant_tawol = {
     .print_board = tawol_print_board, .bench_fens = tawol_bench, .bench_depth = 7, .aspiration_delta = 30,
     /* shallow verification: depth 7 from the shipped openings in half the nodes, and won its SPRT */
     .verify_margin = 20,
+    /* dozens of quiet moves a node: a logarithmic reduction, ln(depth)·ln(moves searched)/1.6 */
+    .lmr_log_divisor_tenths = 16,
 };
