@@ -129,7 +129,7 @@ def weak_hand_set_gives_one_side_the_hand_set_evaluation(ctx):
           (data["hand"][92:96], data["hand-weak"][92:96]))
     done = donjon(ctx, "train", "--variant", "checkers", "--data", paths["weak"], "--out", os.path.join(work, "w.djw"),
                   "--epochs", 1)
-    check(done.returncode == 0 and "(games 0-5 of seed 5, nodes 300, the weaker side 300 with the hand-set evaluation)"
+    check(done.returncode == 0 and "(games 0-5 of seed 5, nodes 300, the weaker side with the hand-set evaluation)"
           in done.stderr, done.stderr[-800:])
     shutil.rmtree(work)
 

@@ -457,11 +457,12 @@ int selfplay_main(int argc, char **argv)
     }
     pthread_mutex_init(&sp.lock, NULL);
     atomic_store(&sp.next_game, 0);
-    char weak_text[64] = "";
+    /* what the weaker side does differently: its nodes, its evaluation, or both */
+    char weak_text[80] = "", weak_nodes_text[32] = "";
+    if (sp.weak_nodes) snprintf(weak_nodes_text, sizeof weak_nodes_text, " %llu nodes", (unsigned long long)sp.weak_nodes);
     if (sp.weak_nodes || sp.weak_hand_set)
-        snprintf(weak_text, sizeof weak_text, " (the weaker side %llu nodes%s)",
-                 (unsigned long long)(sp.weak_nodes ? sp.weak_nodes : sp.limits.nodes),
-                 sp.weak_hand_set ? ", hand-set evaluation" : "");
+        snprintf(weak_text, sizeof weak_text, " (the weaker side%s%s)", weak_nodes_text,
+                 sp.weak_hand_set ? (sp.weak_nodes ? ", hand-set evaluation" : ": hand-set evaluation") : "");
     fprintf(stderr, "selfplay %s (%s): games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %llu a move%s, %d random plies%s%s, %d threads -> %s\n",
             v->name, sp.weights ? sp.weights->origin : "hand-set evaluation", sp.first_game, sp.first_game + sp.games - 1, sp.seed, sp.limits.depth ? "depth" : "nodes",
             sp.limits.depth ? (unsigned long long)sp.limits.depth : (unsigned long long)sp.limits.nodes, weak_text,

@@ -365,9 +365,11 @@ int train_main(int argc, char **argv)
             fprintf(stderr, "donjon train: %s\n", data.failed ? "out of memory" : err);
             return 1;
         }
-        char weak[64] = "";
+        /* what the weaker side did differently: its nodes, its evaluation, or both */
+        char weak[80] = "", weak_nodes[24] = "";
+        if (meta.weak_nodes) snprintf(weak_nodes, sizeof weak_nodes, " %u", meta.weak_nodes);
         if (meta.weak_nodes || meta.weak_hand_set)
-            snprintf(weak, sizeof weak, ", the weaker side %u%s", meta.weak_nodes ? meta.weak_nodes : meta.nodes,
+            snprintf(weak, sizeof weak, ", the weaker side%s%s", weak_nodes,
                      meta.weak_hand_set ? " with the hand-set evaluation" : "");
         fprintf(stderr, "%s: %" PRIu64 " positions (games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %u%s)\n",
                 files->list[f], data.count - before, meta.first_game, meta.first_game + meta.games - 1, meta.seed,
