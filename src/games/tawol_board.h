@@ -52,6 +52,8 @@ typedef struct {
     int plain_one_collar; /* of those, the one-collar pawns */
     int tower_room;     /* over its untaken towers, the empty cells next to them (where each can flee) */
     int towers_trapped; /* its untaken towers with no empty cell next to them */
+    int chase_room;     /* the cells the enemy's untaken towers can flee to before this side's free
+                           pawns can attack there */
 } TawolSideTerms;
 
 /* Both sides' terms (terms[SIDE_WHITE], terms[SIDE_BLACK]) in one pass over the board

@@ -13,7 +13,8 @@
  *    next to them), pawns on the board, towers held by a side with no pawn on the board (a lock:
  *    it must release something to go on), the enemy towers left beyond the pawns on the board
  *    that could take them, two towers left, and the room of the untaken towers to flee (empty
- *    cells next to them) and those with none;
+ *    cells next to them) and those with none; the chase room (the cells the untaken towers
+ *    can flee to before the hunters' attacks cover them);
  *  - cell squares: a weight per cell and content (the lower piece, own or not, tower or pawn
  *    of one or two collars, and what stands on it: 18 contents);
  *  - patterns: every 2×2 window, each cell read as empty, own tower, own free pawn, own pawn
@@ -33,7 +34,7 @@
 enum {
     F_TEMPO, F_TAKEN, F_BLOCKING, F_FREE_PAWNS, F_TOWER_ATTACKS, F_FREE_THREATS, F_CLOSENESS, F_LAST_THEIRS,
     F_LAST_OURS, F_ONE_COLLAR_TAKEN, F_PLAIN_PAWNS, F_TAKEN_LOCKED, F_HUNTER_DEFICIT, F_TWO_LEFT_THEIRS,
-    F_TWO_LEFT_OURS, F_TOWER_ROOM, F_TOWERS_TRAPPED,
+    F_TWO_LEFT_OURS, F_TOWER_ROOM, F_TOWERS_TRAPPED, F_CHASE_ROOM,
     SCALARS = 24,
     CONTENTS = 18,
     CELL_SQUARES = SCALARS,
@@ -99,6 +100,7 @@ static inline __attribute__((always_inline)) void visit_scalars(const Position *
     if (left_ours == 2) feature_emit(sink, summing, F_TWO_LEFT_OURS, 1);
     feature_emit(sink, summing, F_TOWER_ROOM, mine.tower_room - theirs.tower_room);
     feature_emit(sink, summing, F_TOWERS_TRAPPED, mine.towers_trapped - theirs.towers_trapped);
+    feature_emit(sink, summing, F_CHASE_ROOM, mine.chase_room - theirs.chase_room);
     int taken = counts->taken[0] + counts->taken[1], towers = counts->towers[0] + counts->towers[1];
     *phase = towers ? taken * PHASE_MAX / towers : 0;
     *scale = SCALE_MAX;
@@ -238,7 +240,7 @@ static void tawol_initial(const Variant *v, float *opening, float *ending)
     /* the hand-set evaluation's weights (tawol_terms.c) */
     static const KnownWeight known[] = {{F_TAKEN, 300},       {F_BLOCKING, 60}, {F_FREE_PAWNS, 40},  {F_TOWER_ATTACKS, 45},
                  {F_FREE_THREATS, 10}, {F_CLOSENESS, 4}, {F_LAST_THEIRS, 200}, {F_LAST_OURS, -200},
-                 {F_ONE_COLLAR_TAKEN, 5},   {F_TAKEN_LOCKED, -150}};
+                 {F_ONE_COLLAR_TAKEN, 5},   {F_TAKEN_LOCKED, -150}, {F_CHASE_ROOM, -2}};
     feature_starting_weights(opening, ending, FEATURE_COUNT, known, sizeof known / sizeof known[0]);
 }
 
@@ -248,8 +250,9 @@ static void tawol_describe(const Variant *v, int index, char *out, size_t len)
     static const char *const scalars[] = {"tempo",        "towers taken", "blocking",    "free pawns",  "tower attacks",
                                           "free threats", "closeness",    "last theirs", "last ours",
                                           "one-collar x taken", "plain pawns", "taken locked", "hunter deficit",
-                                          "two left theirs", "two left ours", "tower room", "towers trapped"};
-    if (index <= F_TOWERS_TRAPPED)
+                                          "two left theirs", "two left ours", "tower room", "towers trapped",
+                                          "chase room"};
+    if (index <= F_CHASE_ROOM)
         snprintf(out, len, "%s", scalars[index]);
     else if (index < CELL_SQUARES)
         snprintf(out, len, "unused %d", index);

@@ -66,6 +66,33 @@ void tawol_terms_init(void)
     }
 }
 
+/* The cells a side's free pawns could attack next move: next to a one-collar pawn, two
+ * cells away in a line over an empty cell from a two-collar pawn. */
+static inline uint64_t attack_zone(uint64_t one_collar, uint64_t two_collar, uint64_t empty)
+{
+    uint64_t zone = 0;
+    for (int d = 0; d < 8; d++) zone |= step_set(one_collar, d) | step_set(step_set(two_collar, d) & empty, d);
+    return zone;
+}
+
+/* The chase of the untaken towers: the empty cells they reach (a king's step a move, through
+ * empty cells) before the hunters' attack zone, which grows a king's step a move, covers
+ * them. It is the room the hunters still have to take away: a tower with none is caught,
+ * and the fewer cells, the nearer the catch. At most 8 moves are looked at. */
+#define CHASE_MOVES 8
+static int chase_room(uint64_t towers, uint64_t hunters_zone, uint64_t empty)
+{
+    uint64_t reached = towers, front = towers, covered = hunters_zone;
+    int room = 0;
+    for (int k = 0; k < CHASE_MOVES && front; k++) {
+        front = king_dilate(front) & empty & ~covered & ~reached;
+        reached |= front;
+        room += popcount64(front);
+        covered = king_dilate(covered);
+    }
+    return room;
+}
+
 void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
 {
     const TawolCounts *n = &b->counts;
@@ -111,6 +138,8 @@ void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
         t->tower_attacks = attacks_on(movers[side][0], movers[side][1], empty, open_towers[side ^ 1]);
         t->free_threats = attacks_on(free_movers[side][0], free_movers[side][1], empty,
                                      open_towers[side ^ 1] | lone_pawns[side ^ 1]);
+        t->chase_room = chase_room(open_towers[side ^ 1],
+                                   attack_zone(free_movers[side][0], free_movers[side][1], empty), empty);
     }
 }
 
