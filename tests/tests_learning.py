@@ -83,6 +83,14 @@ def train_refuses_to_reuse_a_shard_of_other_games(ctx):
                            "--engine", ctx.binary], capture_output=True, text=True, timeout=300)
     check(done.returncode != 0 and "holds checkers games 0-5 of seed 1000 at 100 nodes, but round 1 needs checkers "
           "games 0-299 of seed 1000" in done.stderr, done.stdout[-800:] + done.stderr[-800:])
+    # the header's flags are read too: games against the hand-set evaluation are other games
+    os.remove(shard)
+    check(donjon(ctx, "selfplay", "--variant", "checkers", "--games", 6, "--seed", 1000, "--nodes", 100, "--out", shard,
+                 "--weak-hand-set", "--progress", 0).returncode == 0, "selfplay failed")
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "train"), "checkers", "--tiny", "--work", work,
+                           "--engine", ctx.binary], capture_output=True, text=True, timeout=300)
+    check(done.returncode != 0 and "holds checkers games 0-5 of seed 1000 at 100 nodes (the weaker side the hand-set "
+          "evaluation), but round 1 needs" in done.stderr, done.stdout[-800:] + done.stderr[-800:])
     shutil.rmtree(work)
 
 
