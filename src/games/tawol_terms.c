@@ -34,12 +34,20 @@ static inline uint64_t step_set(uint64_t s, int d)
 }
 
 /* Over the pawns of two sets (one-collar, two-collar), the (pawn, direction) pairs whose exact
- * reach, on a clear path, lands in `targets`: the attacks they could make next move. */
-static inline int attacks_on(uint64_t one_collar, uint64_t two_collar, uint64_t empty, uint64_t targets)
+ * reach, on a clear path, lands in `targets`: the attacks they could make next move. With
+ * `zone`, also every cell they could attack next move (next to a one-collar pawn, two cells
+ * away in a line over an empty cell from a two-collar pawn). */
+static inline int attacks_on(uint64_t one_collar, uint64_t two_collar, uint64_t empty, uint64_t targets,
+                             uint64_t *zone)
 {
     int count = 0;
-    for (int d = 0; d < 8; d++)
-        count += popcount64((step_set(one_collar, d) | step_set(step_set(two_collar, d) & empty, d)) & targets);
+    uint64_t reached = 0;
+    for (int d = 0; d < 8; d++) {
+        uint64_t reach = step_set(one_collar, d) | step_set(step_set(two_collar, d) & empty, d);
+        count += popcount64(reach & targets);
+        reached |= reach;
+    }
+    if (zone) *zone = reached;
     return count;
 }
 
@@ -64,15 +72,6 @@ void tawol_terms_init(void)
         }
         cell_class[byte] = (uint8_t)(side * CLASSES_PER_SIDE + k);
     }
-}
-
-/* The cells a side's free pawns could attack next move: next to a one-collar pawn, two
- * cells away in a line over an empty cell from a two-collar pawn. */
-static inline uint64_t attack_zone(uint64_t one_collar, uint64_t two_collar, uint64_t empty)
-{
-    uint64_t zone = 0;
-    for (int d = 0; d < 8; d++) zone |= step_set(one_collar, d) | step_set(step_set(two_collar, d) & empty, d);
-    return zone;
 }
 
 /* The chase of the untaken towers: the empty cells they reach (a king's step a move, through
@@ -135,11 +134,11 @@ void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
         if (targets)
             for (int k = 0; k < 8; k++, targets = king_dilate(targets)) t->closeness += popcount64(free_pawns & targets);
         /* a pawn on a tower can only hop to another tower; a free one threatens towers and pawns */
-        t->tower_attacks = attacks_on(movers[side][0], movers[side][1], empty, open_towers[side ^ 1]);
+        t->tower_attacks = attacks_on(movers[side][0], movers[side][1], empty, open_towers[side ^ 1], NULL);
+        uint64_t hunters_zone; /* where the free pawns could attack next move */
         t->free_threats = attacks_on(free_movers[side][0], free_movers[side][1], empty,
-                                     open_towers[side ^ 1] | lone_pawns[side ^ 1]);
-        t->chase_room = chase_room(open_towers[side ^ 1],
-                                   attack_zone(free_movers[side][0], free_movers[side][1], empty), empty);
+                                     open_towers[side ^ 1] | lone_pawns[side ^ 1], &hunters_zone);
+        t->chase_room = chase_room(open_towers[side ^ 1], hunters_zone, empty);
     }
 }
 
