@@ -77,20 +77,24 @@ def train_refuses_to_reuse_a_shard_of_other_games(ctx):
     # reusing it would train on part of the round without a word
     work = tempfile.mkdtemp()
     shard = os.path.join(work, "round1-seed1000-000000.bin")  # the name of the --tiny run's first shard
-    check(donjon(ctx, "selfplay", "--variant", "checkers", "--games", 6, "--seed", 1000, "--nodes", 100, "--out", shard,
-                 "--hand-set", "--progress", 0).returncode == 0, "selfplay failed")
-    done = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "train"), "checkers", "--tiny", "--work", work,
-                           "--engine", ctx.binary], capture_output=True, text=True, timeout=300)
-    check(done.returncode != 0 and "holds checkers games 0-5 of seed 1000 at 100 nodes, but round 1 needs checkers "
-          "games 0-299 of seed 1000" in done.stderr, done.stdout[-800:] + done.stderr[-800:])
+
+    def tiny_run_over_a_shard_made_with(option):
+        """Six games of the tiny run's seed under its first shard's name, then the tiny run."""
+        if os.path.exists(shard):
+            os.remove(shard)
+        check(donjon(ctx, "selfplay", "--variant", "checkers", "--games", 6, "--seed", 1000, "--nodes", 100, "--out",
+                     shard, option, "--progress", 0).returncode == 0, "selfplay failed")
+        done = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "train"), "checkers", "--tiny", "--work",
+                               work, "--engine", ctx.binary], capture_output=True, text=True, timeout=300)
+        return done.returncode, done.stdout[-800:] + done.stderr[-800:], done.stderr
+
+    status, tail, stderr = tiny_run_over_a_shard_made_with("--hand-set")
+    check(status != 0 and "holds checkers games 0-5 of seed 1000 at 100 nodes, but round 1 needs checkers "
+          "games 0-299 of seed 1000" in stderr, tail)
     # the header's flags are read too: games against the hand-set evaluation are other games
-    os.remove(shard)
-    check(donjon(ctx, "selfplay", "--variant", "checkers", "--games", 6, "--seed", 1000, "--nodes", 100, "--out", shard,
-                 "--weak-hand-set", "--progress", 0).returncode == 0, "selfplay failed")
-    done = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "train"), "checkers", "--tiny", "--work", work,
-                           "--engine", ctx.binary], capture_output=True, text=True, timeout=300)
-    check(done.returncode != 0 and "holds checkers games 0-5 of seed 1000 at 100 nodes (the weaker side the hand-set "
-          "evaluation), but round 1 needs" in done.stderr, done.stdout[-800:] + done.stderr[-800:])
+    status, tail, stderr = tiny_run_over_a_shard_made_with("--weak-hand-set")
+    check(status != 0 and "holds checkers games 0-5 of seed 1000 at 100 nodes (the weaker side the hand-set "
+          "evaluation), but round 1 needs" in stderr, tail)
     shutil.rmtree(work)
 
 
