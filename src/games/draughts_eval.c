@@ -292,7 +292,6 @@ static inline void add_pair(int32_t sum[2], WeightPair w, int times)
     sum[1] += w.pair[1] * times;
 }
 
-/* One side's scalar and king features into sum, its kings given as squares of its own view. */
 /* One side's scalar and king features into sum, its kings given as squares of its own view;
  * its men and kings are counted into counts[0] and counts[1]. */
 static void side_scalars(const DraughtsRules *r, const Geometry *g, const Prepared *p, uint64_t men, uint64_t kings,
