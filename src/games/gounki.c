@@ -747,6 +747,8 @@ static const char *const gounki_bench[] = {
     NULL,
 };
 
+/* no shallow verification (search.c): margin 20 a ply played even against none, +86 =0 -82 in
+ * 168 games at 100 ms a move (most game pairs won by White both times), so it is left off */
 const Variant variant_gounki = {
     .name = "gounki", .cols = 8, .rows = 8, .board_bytes = sizeof(GounkiBoard), .features = &gounki_features,
     .start_fen = "rsrsrsrs/srsrsrsr/8/8/8/8/RSRSRSRS/SRSRSRSR w",
