@@ -84,6 +84,55 @@ def parse_pdn(text):
     return games
 
 
+def pdn_game(round_number, white, black, result, moves="1. 32-28 19-23"):
+    return ('[Event "A vs B"]\n[Round "%d"]\n[White "%s"]\n[Black "%s"]\n[Result "%s"]\n\n%s %s\n\n'
+            % (round_number, white, black, result, moves, result))
+
+
+@test("match", sanitizers=False)
+def pooled_records_pair_games_by_round(ctx):
+    pool = [sys.executable, os.path.join(ROOT, "scripts", "match_pool")]
+    out = tempfile.mkdtemp()
+    first, second = os.path.join(out, "first.pdn"), os.path.join(out, "second.pdn")
+    # the first run's games in the order two workers finished them: rounds 1-2 (A wins with
+    # White, draws with Black: a WD pair), 3-4 (A loses both: LL) and 5 alone (a win, no pair);
+    # read in file order, 3 and 5 would make a WL pair instead
+    with open(first, "w") as f:
+        f.write(pdn_game(2, "B", "A", "1/2-1/2") + pdn_game(1, "A", "B", "1-0") + pdn_game(3, "A", "B", "0-1") +
+                pdn_game(5, "A", "B", "1-0", "1. 32-28\n19-23 2. 37-32") + pdn_game(4, "B", "A", "1-0"))
+    # the second run numbers from 1 again: its rounds 1-2 are a pair of their own (draw, win: WD);
+    # a game without A and an unfinished one are left out
+    with open(second, "w") as f:
+        f.write(pdn_game(1, "A", "B", "1/2-1/2") + pdn_game(2, "B", "A", "0-1") + pdn_game(3, "C", "D", "1-0") +
+                pdn_game(4, "A", "B", "*"))
+    done = subprocess.run(pool + [first, second, "--sprt", "0", "10"], capture_output=True, text=True, timeout=60)
+    check(done.returncode == 0, done.stdout + done.stderr)
+    # A: wins 1, 5, 2'; draws 2, 1'; losses 3, 4 -> 7 games +3 =2 -2; pairs WD, LL, WD
+    check("A vs B: 7 games, +3 =2 -2" in done.stdout, done.stdout)
+    check("Pentanomial [LL, LD, DD/WL, WD, WW]: [1, 0, 0, 2, 0] (3 pairs)" in done.stdout, done.stdout)
+    check("1 game without A left out" in done.stdout and "1 game without a result left out" in done.stdout,
+          done.stdout)
+    # pair scores 0.75, 0, 0.75: mean 0.5, Elo 0.0; its LLR is near 0, far from either bound
+    check("Elo difference: 0.0 [" in done.stdout and "undecided" in done.stdout, done.stdout)
+    # the other side's view, by name: rounds 1-2 a loss and a draw (LD), 3-4 two wins (WW)
+    done = subprocess.run(pool + [first, "--engine", "B"], capture_output=True, text=True, timeout=60)
+    check("B vs A: 5 games, +2 =1 -2" in done.stdout and "[0, 1, 0, 0, 1] (2 pairs)" in done.stdout, done.stdout)
+    # clear refusals: a missing file, a game without its round, an SPRT over two opponents
+    done = subprocess.run(pool + [os.path.join(out, "none.pdn")], capture_output=True, text=True, timeout=60)
+    check(done.returncode != 0 and "none.pdn" in done.stderr and "Traceback" not in done.stderr, done.stderr)
+    broken = os.path.join(out, "broken.pdn")
+    with open(broken, "w") as f:
+        f.write(pdn_game(1, "A", "B", "1-0") + pdn_game(2, "B", "A", "1-0").replace('[Round "2"]\n', ""))
+    done = subprocess.run(pool + [broken], capture_output=True, text=True, timeout=60)
+    check(done.returncode != 0 and "broken.pdn:9: the game has no Round tag" in done.stderr, done.stderr)
+    third = os.path.join(out, "third.pdn")
+    with open(third, "w") as f:
+        f.write(pdn_game(1, "A", "C", "1-0"))
+    done = subprocess.run(pool + [first, third, "--sprt", "0", "10"], capture_output=True, text=True, timeout=60)
+    check(done.returncode != 0 and "one opponent" in done.stderr and "A vs C: 1 games" in done.stdout,
+          done.stdout + done.stderr)
+
+
 @test("match", sanitizers=False)
 def self_play_in_every_variant(ctx):
     donjon = os.path.join(ROOT, "donjon")
