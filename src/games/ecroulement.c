@@ -354,7 +354,7 @@ static const char *const rapid_bench[] = {
     NULL,
 };
 
-#define COLLAPSE_VARIANT(NAME, RULES_TABLE, BENCH)                                                                        \
+#define COLLAPSE_VARIANT(NAME, RULES_TABLE, BENCH, LMR_LOG)                                                               \
     {                                                                                                     \
         .name = NAME, .cols = 8, .rows = 8, .board_bytes = sizeof(CollapseBoard),                          \
         .features = &ecroulement_features,                                                                \
@@ -365,10 +365,12 @@ static const char *const rapid_bench[] = {
         .game_end = ecroulement_game_end,                        \
         .format_move = ecroulement_format_move, .parse_move = ecroulement_parse_move,                      \
         .print_board = ecroulement_print_board, .bench_fens = BENCH, .bench_depth = 6,         \
-        .aspiration_delta = 30, .verify_margin = 20,                                                      \
+        .aspiration_delta = 30, .verify_margin = 20, .lmr_log_divisor_tenths = LMR_LOG,                   \
     }
 
 /* both variants verify at margin 20 a ply (COLLAPSE_VARIANT): ecroulement reaches depth 7 from the
  * shipped openings in 63 k nodes instead of 418 k (geometric mean), and each variant won its SPRT */
-const Variant variant_ecroulement = COLLAPSE_VARIANT("ecroulement", rules_plain, plain_bench);
-const Variant variant_ecroulement_rapide = COLLAPSE_VARIANT("ecroulement-rapide", rules_rapid, rapid_bench);
+/* ecroulement-rapide reduces late quiet moves by the logarithmic rule, as tawol (its SPRT: the
+ * commit that set it); ecroulement keeps the step rule until measured */
+const Variant variant_ecroulement = COLLAPSE_VARIANT("ecroulement", rules_plain, plain_bench, 0);
+const Variant variant_ecroulement_rapide = COLLAPSE_VARIANT("ecroulement-rapide", rules_rapid, rapid_bench, 16);
