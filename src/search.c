@@ -5,6 +5,7 @@
 #include "egdb/egdb_search.h"
 #include "eval_weights.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,6 +263,35 @@ static int late_move_reduction(const Variant *v, int depth, int searched, bool p
     return (int)r - (pv_node ? 1 : 0);
 }
 
+/* Simplified ABDADA: with several threads, a node's later moves whose position another thread
+ * is already searching (deep enough to matter) wait until the node's other moves are done, so
+ * that the threads split the tree instead of all searching the same subtrees at once; the
+ * first move is searched by every thread, as the rest depends on its score. */
+#define BUSY_DEPTH_MIN 3
+#define MOVE_DEFERRED INT_MIN /* a move's ordering score once it was put off: never put off twice */
+
+static inline _Atomic uint64_t *busy_slot(SearchShared *s, uint64_t key)
+{
+    return &s->busy[(key ^ key >> 32) & (SEARCH_BUSY_SLOTS - 1)];
+}
+
+static inline bool is_busy(SearchShared *s, uint64_t key)
+{
+    return atomic_load_explicit(busy_slot(s, key), memory_order_relaxed) == key;
+}
+
+static inline void mark_busy(SearchShared *s, uint64_t key)
+{
+    atomic_store_explicit(busy_slot(s, key), key, memory_order_relaxed);
+}
+
+static inline void unmark_busy(SearchShared *s, uint64_t key)
+{
+    uint64_t expected = key;
+    atomic_compare_exchange_strong_explicit(busy_slot(s, key), &expected, 0, memory_order_relaxed,
+                                            memory_order_relaxed);
+}
+
 static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, bool pv_node, bool prune)
 {
     const Variant *v = t->variant;
@@ -317,10 +347,22 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
     int best = -SCORE_INFINITE, original_alpha = alpha, searched = 0;
     Move best_move;
     memset(&best_move, 0, sizeof best_move);
+    bool share_work = t->shared->thread_count > 1 && depth >= BUSY_DEPTH_MIN;
     for (int i = 0; i < count; i++) {
         pick_move(t, ply, i, count);
         const Move *m = &moves[i];
         push_child(t, ply, m);
+        uint64_t child_key = t->stack[ply + 1].key;
+        bool marked = false;
+        if (share_work && searched > 0 && t->move_scores[ply][i] != MOVE_DEFERRED) {
+            if (is_busy(t->shared, child_key)) {
+                t->move_scores[ply][i] = MOVE_DEFERRED; /* the last of the moves left, i again */
+                i--;
+                continue;
+            }
+            mark_busy(t->shared, child_key);
+            marked = true;
+        }
         int new_depth = depth - 1 + extension;
         /* the child probes the table first thing (quiescence does not): start the load now */
         if (new_depth > 0) tt_prefetch(t->shared->tt, t->stack[ply + 1].key);
@@ -341,6 +383,7 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
             if (score > alpha && score < beta && pv_node)
                 score = -alpha_beta(t, ply + 1, new_depth, -beta, -alpha, true, prune);
         }
+        if (marked) unmark_busy(t->shared, child_key);
         if (stopped(t)) return 0;
         searched++;
         if (score > best) {

@@ -4,7 +4,8 @@
  *
  * One SearchShared describes a running search (root, limits, TT, stop flag); each
  * thread owns a SearchThread (stacks, PV, ordering tables). Helper threads (Lazy SMP)
- * share only the TT; thread 0 is the main thread: it alone reads the clock, reports
+ * share the TT and a table of the positions being searched (a later move another thread is
+ * on waits, simplified ABDADA); thread 0 is the main thread: it alone reads the clock, reports
  * through the callbacks, and reports the bestmove after every helper has stopped.
  */
 #ifndef DONJON_SEARCH_H
@@ -21,6 +22,7 @@
 #define MAX_MULTIPV 64
 #define ROOT_PV_MAX 64
 #define SKILL_MAX 10         /* Skill Level: 0 (weakest) .. SKILL_MAX (full strength) */
+#define SEARCH_BUSY_SLOTS 4096 /* power of two */
 #define SKILL_LINES 4        /* a weakened search compares this many root moves */
 
 typedef struct {
@@ -87,6 +89,9 @@ typedef struct SearchShared {
     TimeBudget budget;
     int thread_count;
     SearchThread **threads;
+    /* positions some thread is searching now (simplified ABDADA, search.c): a thread that
+     * meets one among a node's later moves searches its other moves first */
+    _Atomic uint64_t busy[SEARCH_BUSY_SLOTS];
     bool quiet;                  /* bench: no info lines */
     /* called by the main thread after setting stop: returns when every helper has stopped */
     void (*wait_for_helpers)(void *pool);
