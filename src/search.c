@@ -365,7 +365,7 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
         }
         int new_depth = depth - 1 + extension;
         /* the child probes the table first thing (quiescence does not): start the load now */
-        if (new_depth > 0) tt_prefetch(t->shared->tt, t->stack[ply + 1].key);
+        if (new_depth > 0) tt_prefetch(t->shared->tt, child_key);
         int score;
         if (searched == 0)
             score = -alpha_beta(t, ply + 1, new_depth, -beta, -alpha, pv_node, prune);

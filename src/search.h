@@ -22,8 +22,8 @@
 #define MAX_MULTIPV 64
 #define ROOT_PV_MAX 64
 #define SKILL_MAX 10         /* Skill Level: 0 (weakest) .. SKILL_MAX (full strength) */
-#define SEARCH_BUSY_SLOTS 4096 /* power of two */
 #define SKILL_LINES 4        /* a weakened search compares this many root moves */
+#define SEARCH_BUSY_SLOTS 4096 /* positions being searched (SearchShared.busy); a power of two */
 
 typedef struct {
     int depth;               /* 0 = no limit */
