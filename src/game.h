@@ -158,6 +158,11 @@ struct Variant {
      * depth 6 and more); otherwise a reduction of ln(depth)·ln(moves searched) divided by this
      * number in tenths, for games with many quiet moves a node. */
     int lmr_log_divisor_tenths;
+    /* With the step rule: reduce from the second quiet move at non-PV nodes of depth 2 and
+     * more (by two plies from the fifth move), as a game whose nodes have few moves needs to
+     * reduce early to reduce at all; false keeps the third move and depth 3. On for
+     * international only: the 8x8 draughts variants have not been measured with it. */
+    bool lmr_step_early;
 };
 
 /* Registry (games.c) */

@@ -258,7 +258,10 @@ static int quiescence(SearchThread *t, int ply, int qply, int alpha, int beta)
  * a move comes and the deeper the node (a logarithmic table as chess engines use). */
 static int late_move_reduction(const Variant *v, int depth, int searched, bool pv_node)
 {
-    if (!v->lmr_log_divisor_tenths) return 1 + (searched >= 8 && depth >= 6) - (pv_node ? 1 : 0);
+    if (!v->lmr_log_divisor_tenths) {
+        if (v->lmr_step_early) return pv_node ? 1 : 1 + (searched >= 4);
+        return 1 + (searched >= 8 && depth >= 6) - (pv_node ? 1 : 0);
+    }
     double r = log((double)depth) * log((double)searched) * 10.0 / v->lmr_log_divisor_tenths;
     return (int)r - (pv_node ? 1 : 0);
 }
@@ -372,8 +375,9 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
         else {
             /* late quiet moves are searched shallower first (LMR) */
             int reduction = 0;
-            if (depth >= 3 && searched >= 3 && !(m->flags & (MOVE_NOISY | MOVE_PROMOTES | MOVE_WINS)) &&
-                !extension)
+            bool early = v->lmr_step_early && !v->lmr_log_divisor_tenths && !pv_node;
+            if (depth >= (early ? 2 : 3) && searched >= (early ? 1 : 3) &&
+                !(m->flags & (MOVE_NOISY | MOVE_PROMOTES | MOVE_WINS)) && !extension)
                 reduction = late_move_reduction(v, depth, searched, pv_node);
             if (reduction > new_depth - 1) reduction = new_depth - 1;
             if (reduction < 0) reduction = 0;
