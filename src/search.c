@@ -253,17 +253,21 @@ static int quiescence(SearchThread *t, int ply, int qply, int alpha, int beta)
 #define VERIFY_DEPTH_PERCENT 40
 #define VERIFY_SCORE_LIMIT 10000
 
-/* How many plies a late quiet move is searched shallower first. The step rule suits the
- * draughts family's few moves a node; a game with dozens of quiet moves reduces more the later
- * a move comes and the deeper the node (a logarithmic table as chess engines use). */
+/* How many plies a late quiet move is searched shallower first (0: not at all), given the
+ * node's depth and the moves already searched there. The step rule suits the draughts family's
+ * few moves a node; a game with dozens of quiet moves reduces more the later a move comes and
+ * the deeper the node (a logarithmic table as chess engines use). */
 static int late_move_reduction(const Variant *v, int depth, int searched, bool pv_node)
 {
-    if (!v->lmr_log_divisor_tenths) {
-        if (v->lmr_step_early) return pv_node ? 1 : 1 + (searched >= 4);
-        return 1 + (searched >= 8 && depth >= 6) - (pv_node ? 1 : 0);
+    bool step_rule = !v->lmr_log_divisor_tenths;
+    if (step_rule && v->lmr_step_early && !pv_node) return depth >= 2 ? 1 + (searched >= 4) : 0;
+    if (depth < 3 || searched < 3) return 0;
+    if (!step_rule) {
+        double r = log((double)depth) * log((double)searched) * 10.0 / v->lmr_log_divisor_tenths;
+        return (int)r - (pv_node ? 1 : 0);
     }
-    double r = log((double)depth) * log((double)searched) * 10.0 / v->lmr_log_divisor_tenths;
-    return (int)r - (pv_node ? 1 : 0);
+    if (v->lmr_step_early) return 1;
+    return 1 + (searched >= 8 && depth >= 6) - (pv_node ? 1 : 0);
 }
 
 /* Simplified ABDADA: with several threads, a node's later moves whose position another thread
@@ -375,9 +379,7 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
         else {
             /* late quiet moves are searched shallower first (LMR) */
             int reduction = 0;
-            bool early = v->lmr_step_early && !v->lmr_log_divisor_tenths && !pv_node;
-            if (depth >= (early ? 2 : 3) && searched >= (early ? 1 : 3) &&
-                !(m->flags & (MOVE_NOISY | MOVE_PROMOTES | MOVE_WINS)) && !extension)
+            if (!(m->flags & (MOVE_NOISY | MOVE_PROMOTES | MOVE_WINS)) && !extension)
                 reduction = late_move_reduction(v, depth, searched, pv_node);
             if (reduction > new_depth - 1) reduction = new_depth - 1;
             if (reduction < 0) reduction = 0;
