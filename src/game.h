@@ -159,10 +159,11 @@ struct Variant {
      * number in tenths, for games with many quiet moves a node. */
     int lmr_log_divisor_tenths;
     /* With the step rule: reduce from the second quiet move at non-PV nodes of depth 2 and
-     * more (by two plies from the fifth move), and by one ply at PV nodes (from the third move
-     * and depth 3, as before), as a game whose nodes have few moves needs to reduce early to
-     * reduce at all; false keeps the step rule as it was. On for international only: the 8x8
-     * draughts variants have not been measured with it. */
+     * more (by two plies from the fifth move), and at PV nodes by one ply from the third move
+     * and depth 3 (where the step rule reduces none before the eighth move and depth 6), as a
+     * game whose nodes have few moves needs to reduce early to reduce at all; false keeps the
+     * step rule. On for international only: the 8x8 draughts variants have not been measured
+     * with it. */
     bool lmr_step_early;
 };
 
