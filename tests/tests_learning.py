@@ -147,6 +147,48 @@ def weak_hand_set_gives_one_side_the_hand_set_evaluation(ctx):
 
 
 @test("learning", sanitizers=False)
+def weak_eval_file_gives_one_side_other_weights(ctx):
+    # the weaker side plays a weights file: the same weights as the other side's give the same
+    # games, other weights change them; the header names them by their file's checksum
+    work = tempfile.mkdtemp()
+    builtin = os.path.join(ROOT, "src", "weights", "checkers.djw")
+    other = os.path.join(work, "other.djw")
+    paths = {}
+
+    def play(name, *extra):
+        paths[name] = os.path.join(work, name + ".bin")
+        done = donjon(ctx, "selfplay", "--variant", "checkers", "--games", 6, "--seed", 5, "--nodes", 300,
+                      "--out", paths[name], "--progress", 0, *extra)
+        check(done.returncode == 0, done.stderr)
+        return open(paths[name], "rb").read()
+
+    plain = play("plain")
+    check(donjon(ctx, "train", "--variant", "checkers", "--data", paths["plain"], "--out", other, "--epochs", 1,
+                 "--rate", 5).returncode == 0, "train failed")
+    same = play("same", "--weak-eval-file", builtin)
+    changed = play("changed", "--weak-eval-file", other)
+    check(plain[128:] == same[128:], "the built-in weights as the weaker side's file changed the games")
+    check(plain[128:] != changed[128:], "--weak-eval-file did not change the games")
+    for data, path in [(same, builtin), (changed, other)]:
+        check(data[92:96] == b"\2\0\0\0" and data[96:104] == open(path, "rb").read()[88:96],
+              (data[92:104], path))
+    check(plain[92:104] == bytes(12), plain[92:104])
+    done = donjon(ctx, "train", "--variant", "checkers", "--data", paths["changed"], "--out",
+                  os.path.join(work, "w.djw"), "--epochs", 1)
+    checksum = open(other, "rb").read()[88:96][::-1].hex()
+    check(done.returncode == 0 and "(games 0-5 of seed 5, nodes 300, the weaker side with weights %s)" % checksum
+          in done.stderr, done.stderr[-800:])
+    # one side, one evaluation; a file that is not weights is refused, naming it
+    done = donjon(ctx, "selfplay", "--variant", "checkers", "--games", 2, "--out", os.path.join(work, "x.bin"),
+                  "--weak-hand-set", "--weak-eval-file", other, "--progress", 0)
+    check(done.returncode == 2 and "two evaluations for one side" in done.stderr, done.stderr)
+    done = donjon(ctx, "selfplay", "--variant", "checkers", "--games", 2, "--out", os.path.join(work, "x.bin"),
+                  "--weak-eval-file", paths["plain"], "--progress", 0)
+    check(done.returncode == 1 and paths["plain"] in done.stderr, done.stderr)
+    shutil.rmtree(work)
+
+
+@test("learning", sanitizers=False)
 def damaged_and_mismatched_files_are_refused(ctx):
     work = tempfile.mkdtemp()
     shard = os.path.join(work, "checkers.bin")

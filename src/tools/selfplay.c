@@ -60,6 +60,7 @@ typedef struct {
     SearchLimits limits;
     uint64_t weak_nodes; /* the weaker side's nodes a move, or 0: both sides search alike */
     bool weak_hand_set;  /* the weaker side evaluates with the hand-set evaluation (weights NULL) */
+    const EvalWeights *weak_weights; /* or with these weights (NULL: the same as the other side) */
     uint64_t seed, first_game, games;
     int random_plies, max_plies, resign_score, resign_plies, hash_mb;
     Opening *openings;
@@ -245,6 +246,7 @@ static int play_game(Worker *w, uint64_t game, int *white_result)
                 limits.depth = 0;
             }
             if (sp->weak_hand_set) weights = NULL;
+            if (sp->weak_weights) weights = sp->weak_weights;
         }
         SearchOutcome found;
         if (!search_fixed(w->search, v, &pos, w->keys, key_count, &limits, &w->tt, weights, NULL, &found)) break;
@@ -344,7 +346,7 @@ static void print_progress(SelfPlay *sp, int64_t started, bool last)
     uint64_t games = sp->games_done, positions = sp->positions;
     uint64_t white = sp->wins[2], draws = sp->wins[1], black = sp->wins[0];
     char stronger[96] = "";
-    if (sp->weak_nodes || sp->weak_hand_set)
+    if (sp->weak_nodes || sp->weak_hand_set || sp->weak_weights)
         snprintf(stronger, sizeof stronger, "; the stronger side +%" PRIu64 " =%" PRIu64 " -%" PRIu64, sp->stronger_wins[2],
                  sp->stronger_wins[1], sp->stronger_wins[0]);
     pthread_mutex_unlock(&sp->lock);
@@ -378,6 +380,7 @@ int selfplay_main(int argc, char **argv)
         {.name = "--eval-file", .kind = OPTION_TEXT, .help = "weights to play with (default: the built-in ones)"},
         {.name = "--hand-set", .kind = OPTION_FLAG, .help = "play with the hand-set evaluation, not the built-in weights"},
         {.name = "--weak-hand-set", .kind = OPTION_FLAG, .help = "one side (White in even games) plays the hand-set evaluation"},
+        {.name = "--weak-eval-file", .kind = OPTION_TEXT, .help = "one side (White in even games) plays these weights"},
         {.name = "--hash", .kind = OPTION_INTEGER, .help = "MB of transposition table per thread (default 16)", .low = 1, .high = 65536, .integer = 16},
         {.name = "--progress", .kind = OPTION_INTEGER, .help = "seconds between progress lines (default 10; 0: none)", .low = 0, .high = 86400, .integer = 10},
         {.name = "--salvage", .kind = OPTION_TEXT, .help = "make a shard whose run was killed readable (its whole records), then stop"},
@@ -430,6 +433,20 @@ int selfplay_main(int argc, char **argv)
         sp.limits.nodes = (uint64_t)tool_option(options, "--nodes")->integer;
     if (tool_option(options, "--weak-nodes")->given) sp.weak_nodes = (uint64_t)tool_option(options, "--weak-nodes")->integer;
     sp.weak_hand_set = tool_option(options, "--weak-hand-set")->given;
+    EvalWeights *weak_loaded = NULL;
+    const char *weak_file = tool_option(options, "--weak-eval-file")->text;
+    if (weak_file) {
+        char err[512];
+        if (sp.weak_hand_set) {
+            fprintf(stderr, "donjon selfplay: --weak-hand-set and --weak-eval-file are two evaluations for one side\n");
+            return 2;
+        }
+        if (!eval_weights_load(v, weak_file, &weak_loaded, err, sizeof err)) {
+            fprintf(stderr, "donjon selfplay: %s\n", err);
+            return 1;
+        }
+        sp.weak_weights = weak_loaded;
+    }
     sp.seed = (uint64_t)tool_option(options, "--seed")->integer;
     sp.first_game = (uint64_t)tool_option(options, "--first-game")->integer;
     sp.games = (uint64_t)tool_option(options, "--games")->integer;
@@ -446,7 +463,12 @@ int selfplay_main(int argc, char **argv)
 
     char err[512];
     DatasetMeta meta = {sp.seed, sp.first_game, sp.games, (uint32_t)sp.limits.nodes, (uint32_t)sp.limits.depth,
-                        (uint32_t)sp.weak_nodes, sp.weak_hand_set};
+                        (uint32_t)sp.weak_nodes, sp.weak_hand_set, 0};
+    /* the weaker side's weights are named by their file's checksum (over the opening weights,
+     * then the ending weights, which follow them in the file) */
+    if (sp.weak_weights)
+        meta.weak_weights = fnv1a64(sp.weak_weights->ending, sp.weak_weights->count * 2u,
+                                    fnv1a64(sp.weak_weights->opening, sp.weak_weights->count * 2u, FNV1A64_START));
     sp.writer = dataset_create(out, v, &meta, err, sizeof err);
     sp.finished = calloc((size_t)sp.games, sizeof *sp.finished);
     Worker *workers = calloc((size_t)threads, sizeof *workers);
@@ -458,11 +480,12 @@ int selfplay_main(int argc, char **argv)
     pthread_mutex_init(&sp.lock, NULL);
     atomic_store(&sp.next_game, 0);
     /* what the weaker side does differently: its nodes, its evaluation, or both */
-    char weak_text[80] = "", weak_nodes_text[32] = "";
+    char weak_text[200] = "", weak_nodes_text[32] = "";
     if (sp.weak_nodes) snprintf(weak_nodes_text, sizeof weak_nodes_text, " %llu nodes", (unsigned long long)sp.weak_nodes);
-    if (sp.weak_nodes || sp.weak_hand_set)
-        snprintf(weak_text, sizeof weak_text, " (the weaker side%s%s)", weak_nodes_text,
-                 sp.weak_hand_set ? (sp.weak_nodes ? ", hand-set evaluation" : ": hand-set evaluation") : "");
+    const char *weak_eval = sp.weak_hand_set ? "hand-set evaluation" : sp.weak_weights ? sp.weak_weights->origin : NULL;
+    if (sp.weak_nodes || weak_eval)
+        snprintf(weak_text, sizeof weak_text, " (the weaker side%s%s%s)", weak_nodes_text,
+                 weak_eval ? (sp.weak_nodes ? ", " : ": ") : "", weak_eval ? weak_eval : "");
     fprintf(stderr, "selfplay %s (%s): games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %llu a move%s, %d random plies%s%s, %d threads -> %s\n",
             v->name, sp.weights ? sp.weights->origin : "hand-set evaluation", sp.first_game, sp.first_game + sp.games - 1, sp.seed, sp.limits.depth ? "depth" : "nodes",
             sp.limits.depth ? (unsigned long long)sp.limits.depth : (unsigned long long)sp.limits.nodes, weak_text,
@@ -525,6 +548,7 @@ int selfplay_main(int argc, char **argv)
     free(handles);
     free(sp.openings);
     eval_weights_free(loaded);
+    eval_weights_free(weak_loaded);
     pthread_mutex_destroy(&sp.lock);
     tool_options_free(options);
     return ok ? 0 : 1;

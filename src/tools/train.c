@@ -366,11 +366,13 @@ int train_main(int argc, char **argv)
             return 1;
         }
         /* what the weaker side did differently: its nodes, its evaluation, or both */
-        char weak[80] = "", weak_nodes[24] = "";
+        char weak[120] = "", weak_nodes[24] = "", weak_weights[64] = "";
         if (meta.weak_nodes) snprintf(weak_nodes, sizeof weak_nodes, " %u", meta.weak_nodes);
-        if (meta.weak_nodes || meta.weak_hand_set)
-            snprintf(weak, sizeof weak, ", the weaker side%s%s", weak_nodes,
-                     meta.weak_hand_set ? " with the hand-set evaluation" : "");
+        if (meta.weak_weights)
+            snprintf(weak_weights, sizeof weak_weights, " with weights %016" PRIx64, meta.weak_weights);
+        if (meta.weak_nodes || meta.weak_hand_set || meta.weak_weights)
+            snprintf(weak, sizeof weak, ", the weaker side%s%s%s", weak_nodes,
+                     meta.weak_hand_set ? " with the hand-set evaluation" : "", weak_weights);
         fprintf(stderr, "%s: %" PRIu64 " positions (games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %u%s)\n",
                 files->list[f], data.count - before, meta.first_game, meta.first_game + meta.games - 1, meta.seed,
                 meta.depth ? "depth" : "nodes", meta.depth ? meta.depth : meta.nodes, weak);
