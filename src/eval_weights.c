@@ -76,6 +76,7 @@ bool eval_weights_parse(const Variant *v, const void *bytes, size_t size, const 
         return false;
     }
     w->count = count;
+    w->checksum = checksum;
     w->opening = (const int16_t *)(p + WEIGHTS_HEADER_BYTES);
     w->ending = w->opening + count;
     if (v->features->prepare) w->prepared = v->features->prepare(v, w->opening, w->ending);

@@ -34,6 +34,7 @@ typedef struct EvalWeights {
     char variant[25];
     char features[41];
     uint32_t count;
+    uint64_t checksum;        /* the file's (FNV-1a 64 of the weights), checked when parsed */
     const int16_t *opening;
     const int16_t *ending;
     void *owned;              /* the file's bytes when loaded from a file (eval_weights_free) */

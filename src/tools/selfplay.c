@@ -464,11 +464,8 @@ int selfplay_main(int argc, char **argv)
     char err[512];
     DatasetMeta meta = {sp.seed, sp.first_game, sp.games, (uint32_t)sp.limits.nodes, (uint32_t)sp.limits.depth,
                         (uint32_t)sp.weak_nodes, sp.weak_hand_set, 0};
-    /* the weaker side's weights are named by their file's checksum (over the opening weights,
-     * then the ending weights, which follow them in the file) */
-    if (sp.weak_weights)
-        meta.weak_weights = fnv1a64(sp.weak_weights->ending, sp.weak_weights->count * 2u,
-                                    fnv1a64(sp.weak_weights->opening, sp.weak_weights->count * 2u, FNV1A64_START));
+    /* the weaker side's weights are named by their file's checksum */
+    if (sp.weak_weights) meta.weak_weights = sp.weak_weights->checksum;
     sp.writer = dataset_create(out, v, &meta, err, sizeof err);
     sp.finished = calloc((size_t)sp.games, sizeof *sp.finished);
     Worker *workers = calloc((size_t)threads, sizeof *workers);
