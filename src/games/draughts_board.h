@@ -93,22 +93,44 @@ static inline uint64_t free_on_ray(const DraughtsRules *r, int d, int from, uint
     return stop < 0 ? r->ray[d][from] : r->ray[d][from] & ~(r->ray[d][stop] | BIT(stop));
 }
 
+/* The squares reached from `from` in direction d over squares of `through` only (an occluded
+ * fill: doubling steps of 1, 2, 4 and 8, enough for the longest line of 9), `from` included. */
+static inline uint64_t fill_through(const DraughtsRules *r, uint64_t from, uint64_t through, int d)
+{
+    if (d < 2) {
+        int s = -r->delta[d];
+        from |= through & (from >> s), through &= through >> s;
+        from |= through & (from >> 2 * s), through &= through >> 2 * s;
+        from |= through & (from >> 4 * s), through &= through >> 4 * s;
+        return from | (through & (from >> 8 * s));
+    }
+    int s = r->delta[d];
+    from |= through & (from << s), through &= through << s;
+    from |= through & (from << 2 * s), through &= through << 2 * s;
+    from |= through & (from << 4 * s), through &= through << 4 * s;
+    return from | (through & (from << 8 * s));
+}
+
 /* The kings' quiet moves counted per direction as the union of the squares they reach (a square
  * two kings reach in one direction counts once): the move count's kings and the evaluation's
- * king mobility are this one sum. */
+ * king mobility are this one sum. Several flying kings: all of a side's kings filled along a
+ * direction at once, where a ray lookup a king and direction cost more from the second king on. */
 static inline int king_reach_count(const DraughtsRules *r, uint64_t kings, uint64_t empty)
 {
     int count = 0;
-    if (r->flying_kings) {
+    if (!kings) return 0;
+    if (r->flying_kings && !(kings & (kings - 1))) {
+        /* one king: its four rays, a lookup each, cost less than four fills */
+        int from = lowest_bit(kings);
         uint64_t occupied = r->board_mask & ~empty;
-        for (int d = 0; d < 4 && kings; d++) {
-            uint64_t reach = 0;
-            for (uint64_t k = kings; k;) reach |= free_on_ray(r, d, pop_lowest(&k), occupied);
-            count += popcount64(reach);
-        }
+        for (int d = 0; d < 4; d++) count += popcount64(free_on_ray(r, d, from, occupied));
         return count;
     }
-    for (int d = 0; d < 4 && kings; d++) count += popcount64(shift_dir(r, kings, d) & empty);
+    if (r->flying_kings) {
+        for (int d = 0; d < 4; d++) count += popcount64(fill_through(r, kings, empty, d) & ~kings);
+        return count;
+    }
+    for (int d = 0; d < 4; d++) count += popcount64(shift_dir(r, kings, d) & empty);
     return count;
 }
 #endif
