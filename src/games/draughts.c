@@ -300,6 +300,24 @@ static uint64_t men_that_can_capture(const DraughtsRules *r, uint64_t men, uint6
     return result;
 }
 
+/* Whether any of `kings` has a capture: in some direction the first piece a king meets is an
+ * enemy with an empty square behind it. A few lookups a king, where king_captures' full walk
+ * ran for every king at every node, though most nodes have no capture. */
+static bool kings_can_capture(const DraughtsRules *r, uint64_t kings, uint64_t enemy, uint64_t empty)
+{
+    uint64_t occupied = r->board_mask & ~empty;
+    while (kings) {
+        int sq = pop_lowest(&kings);
+        for (int d = 0; d < 4; d++) {
+            int t = r->flying_kings ? nearest_on_ray(r, d, sq, occupied) : r->neighbor[d][sq];
+            if (t < 0 || !(enemy & BIT(t))) continue;
+            int land = r->neighbor[d][t];
+            if (land >= 0 && (empty & BIT(land))) return true;
+        }
+    }
+    return false;
+}
+
 static void start_capture_search(CaptureSearch *cs, const DraughtsRules *r, const Position *pos)
 {
     const DraughtsBoard *b = CBOARD(pos);
@@ -329,8 +347,9 @@ static int generate_captures(const DraughtsRules *r, const Position *pos, Move *
     int us = pos->side;
     uint64_t own = b->pieces[us];
     uint64_t empty = r->board_mask & ~(b->pieces[0] | b->pieces[1]);
-    uint64_t candidates = men_that_can_capture(r, own & ~b->kings, b->pieces[us ^ 1], empty, us) |
-                          (own & b->kings);
+    uint64_t kings = own & b->kings;
+    if (kings && !kings_can_capture(r, kings, b->pieces[us ^ 1], empty)) kings = 0;
+    uint64_t candidates = men_that_can_capture(r, own & ~b->kings, b->pieces[us ^ 1], empty, us) | kings;
     if (!candidates) return 0;
     CaptureSearch cs;
     start_capture_search(&cs, r, pos);
@@ -406,6 +425,7 @@ static int draughts_count_moves(const Variant *v, const Position *pos)
 
 static inline bool three_kings_against_one(const DraughtsBoard *b)
 {
+    if (popcount64(b->pieces[0] | b->pieces[1]) != 4) return false; /* one test for most positions */
     for (int s = 0; s < 2; s++) {
         uint64_t strong = b->pieces[s], weak = b->pieces[s ^ 1];
         /* a lone king first: one bit, and it is a king (cheap, and rarely true) */
