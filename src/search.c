@@ -128,9 +128,11 @@ static bool is_history_draw(const SearchThread *t, int ply)
     return false;
 }
 
-/* Move ordering: TT move, noisy moves by how much they take, killers, history. */
-static void score_moves(SearchThread *t, int ply, int count, uint16_t tt_move)
+/* Move ordering: TT move, noisy moves by how much they take, killers, history. Returns the
+ * index of the first best-scored move, which pick_move would bring to the front. */
+static int score_moves(SearchThread *t, int ply, int count, uint16_t tt_move)
 {
+    int first_best = 0;
     const Move *moves = t->moves[ply];
     int *scores = t->move_scores[ply];
     int side = t->stack[ply].side;
@@ -147,17 +149,15 @@ static void score_moves(SearchThread *t, int ply, int count, uint16_t tt_move)
             scores[i] = 1 << 27;
         else
             scores[i] = t->history[side][m->from][m->to] + ((m->flags & MOVE_PROMOTES) ? 1 << 26 : 0);
+        if (scores[i] > scores[first_best]) first_best = i;
     }
+    return first_best;
 }
 
-/* Brings the best-scored remaining move to position i. */
-static inline void pick_move(SearchThread *t, int ply, int i, int count)
+static inline void swap_moves(SearchThread *t, int ply, int i, int best)
 {
     Move *moves = t->moves[ply];
     int *scores = t->move_scores[ply];
-    int best = i;
-    for (int j = i + 1; j < count; j++)
-        if (scores[j] > scores[best]) best = j;
     if (best != i) {
         Move m = moves[i];
         moves[i] = moves[best];
@@ -166,6 +166,19 @@ static inline void pick_move(SearchThread *t, int ply, int i, int count)
         scores[i] = scores[best];
         scores[best] = s;
     }
+}
+
+/* Brings the best-scored remaining move to position i (the first move: score_moves found it). */
+static inline void pick_move(SearchThread *t, int ply, int i, int count, int first_best)
+{
+    const int *scores = t->move_scores[ply];
+    int best = i;
+    if (i == 0)
+        best = first_best;
+    else
+        for (int j = i + 1; j < count; j++)
+            if (scores[j] > scores[best]) best = j;
+    swap_moves(t, ply, i, best);
 }
 
 static inline void update_pv(SearchThread *t, int ply, const Move *m)
@@ -226,9 +239,9 @@ static int quiescence(SearchThread *t, int ply, int qply, int alpha, int beta)
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
     }
-    score_moves(t, ply, count, 0);
+    int first_best = score_moves(t, ply, count, 0);
     for (int i = 0; i < count; i++) {
-        pick_move(t, ply, i, count);
+        pick_move(t, ply, i, count, first_best);
         const Move *m = &t->moves[ply][i];
         push_child(t, ply, m);
         int score = -quiescence(t, ply + 1, qply + 1, -beta, -alpha);
@@ -350,13 +363,13 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
         count = v->generate(v, pos, moves);
     }
 
-    score_moves(t, ply, count, tt_move);
+    int first_best = score_moves(t, ply, count, tt_move);
     int best = -SCORE_INFINITE, original_alpha = alpha, searched = 0;
     Move best_move;
     memset(&best_move, 0, sizeof best_move);
     bool share_work = t->shared->thread_count > 1 && depth >= BUSY_DEPTH_MIN;
     for (int i = 0; i < count; i++) {
-        pick_move(t, ply, i, count);
+        pick_move(t, ply, i, count, first_best);
         const Move *m = &moves[i];
         push_child(t, ply, m);
         uint64_t child_key = t->stack[ply + 1].key;
