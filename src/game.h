@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define MAX_MOVES 1024      /* upper bound of legal moves in any position of any game */
 #define MAX_PLY 128         /* deepest search ply */
@@ -175,11 +176,15 @@ int variant_index(const Variant *v);
 #define VARIANT_LIMIT 16
 void games_init(void);
 
+_Static_assert(sizeof(Move) == 16, "a Move is two words: move_equal compares them");
+
+/* Every field equal: the eight bytes after bits (from .. cells) compared as one word. */
 static inline bool move_equal(const Move *a, const Move *b)
 {
-    return a->bits == b->bits && a->from == b->from && a->to == b->to && a->kind == b->kind &&
-           a->flags == b->flags && a->cells[0] == b->cells[0] && a->cells[1] == b->cells[1] &&
-           a->cells[2] == b->cells[2] && a->cells[3] == b->cells[3];
+    uint64_t rest_a, rest_b;
+    memcpy(&rest_a, &a->from, sizeof rest_a);
+    memcpy(&rest_b, &b->from, sizeof rest_b);
+    return rest_a == rest_b && a->bits == b->bits;
 }
 
 /* A 16-bit tag of a move, stored in the transposition table; 0 means "no move". */
