@@ -89,7 +89,7 @@ static int64_t budget_elapsed(const SearchShared *s)
 
 /* Stop on the node limit (every thread watches it, so a descheduled main thread cannot let
  * the helpers run past it), on the clock or on the caller's flag (read by the main thread only). */
-static void check_limits(SearchThread *t)
+static void check_limits_now(SearchThread *t)
 {
     SearchShared *s = t->shared;
     uint64_t nodes = search_thread_nodes(t);
@@ -104,6 +104,14 @@ static void check_limits(SearchThread *t)
     /* after ponderhit the search already went deep: the optimum is all it may still spend */
     int64_t limit = atomic_load(&s->ponder_hit) ? s->budget.optimum_ms : s->budget.maximum_ms;
     if (budget_elapsed(s) >= limit) atomic_store(&s->stop, true);
+}
+
+/* At every node: most have nothing to check (no node limit, not the 1024th node of the main
+ * thread), and say so without a call. */
+static inline void check_limits(SearchThread *t)
+{
+    if (!t->shared->limits.nodes && (t->id != 0 || (search_thread_nodes(t) & 1023) != 0)) return;
+    check_limits_now(t);
 }
 
 static inline int score_to_tt(int score, int ply)
