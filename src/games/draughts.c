@@ -212,17 +212,24 @@ static void record_capture(CaptureSearch *cs, int to, uint64_t captured, bool pr
     m->flags = MOVE_NOISY | (promotes ? MOVE_PROMOTES : 0);
 }
 
-static bool king_can_capture(const CaptureSearch *cs, int sq, uint64_t captured)
+/* Whether a king on sq can take one of `jumpable`: on some ray the first piece it meets is one
+ * of them, with an empty square behind it. */
+static inline bool king_has_capture(const DraughtsRules *r, int sq, uint64_t jumpable, uint64_t empty)
 {
-    const DraughtsRules *r = cs->r;
-    uint64_t occupied = r->board_mask & ~cs->empty;
+    uint64_t occupied = r->board_mask & ~empty;
     for (int d = 0; d < 4; d++) {
         int t = r->flying_kings ? nearest_on_ray(r, d, sq, occupied) : r->neighbor[d][sq];
-        if (t < 0 || !(cs->enemy & BIT(t)) || (captured & BIT(t))) continue;
+        if (t < 0 || !(jumpable & BIT(t))) continue;
         int land = r->neighbor[d][t];
-        if (land >= 0 && (cs->empty & BIT(land))) return true;
+        if (land >= 0 && (empty & BIT(land))) return true;
     }
     return false;
+}
+
+/* Within a capture: whether the king can go on (pieces already captured cannot be jumped again). */
+static bool king_can_capture(const CaptureSearch *cs, int sq, uint64_t captured)
+{
+    return king_has_capture(cs->r, sq, cs->enemy & ~captured, cs->empty);
 }
 
 static void king_captures(CaptureSearch *cs, int sq, uint64_t captured, bool promotes)
@@ -300,24 +307,6 @@ static uint64_t men_that_can_capture(const DraughtsRules *r, uint64_t men, uint6
     return result;
 }
 
-/* Whether any of `kings` has a capture: in some direction the first piece a king meets is an
- * enemy with an empty square behind it. A few lookups a king, where king_captures' full walk
- * ran for every king at every node, though most nodes have no capture. */
-static bool kings_can_capture(const DraughtsRules *r, uint64_t kings, uint64_t enemy, uint64_t empty)
-{
-    uint64_t occupied = r->board_mask & ~empty;
-    while (kings) {
-        int sq = pop_lowest(&kings);
-        for (int d = 0; d < 4; d++) {
-            int t = r->flying_kings ? nearest_on_ray(r, d, sq, occupied) : r->neighbor[d][sq];
-            if (t < 0 || !(enemy & BIT(t))) continue;
-            int land = r->neighbor[d][t];
-            if (land >= 0 && (empty & BIT(land))) return true;
-        }
-    }
-    return false;
-}
-
 static void start_capture_search(CaptureSearch *cs, const DraughtsRules *r, const Position *pos)
 {
     const DraughtsBoard *b = CBOARD(pos);
@@ -347,8 +336,12 @@ static int generate_captures(const DraughtsRules *r, const Position *pos, Move *
     int us = pos->side;
     uint64_t own = b->pieces[us];
     uint64_t empty = r->board_mask & ~(b->pieces[0] | b->pieces[1]);
-    uint64_t kings = own & b->kings;
-    if (kings && !kings_can_capture(r, kings, b->pieces[us ^ 1], empty)) kings = 0;
+    /* a king enters the capture walk only when it has a capture: most nodes have none */
+    uint64_t kings = 0;
+    for (uint64_t k = own & b->kings; k;) {
+        int sq = pop_lowest(&k);
+        if (king_has_capture(r, sq, b->pieces[us ^ 1], empty)) kings |= BIT(sq);
+    }
     uint64_t candidates = men_that_can_capture(r, own & ~b->kings, b->pieces[us ^ 1], empty, us) | kings;
     if (!candidates) return 0;
     CaptureSearch cs;

@@ -294,8 +294,11 @@ static inline void add_pair(int32_t sum[2], WeightPair w, int times)
 
 /* One side's scalar and king features into sum, its kings given as squares of its own view;
  * its men and kings are counted into counts[0] and counts[1]. */
-static inline __attribute__((always_inline)) void side_scalars(const DraughtsRules *r, const Geometry *g, const Prepared *p, uint64_t men, uint64_t kings,
-                         uint64_t empty, bool turned, int32_t sum[2], int counts[2])
+/* always inlined: called twice a position, a call spilled its nine arguments */
+static inline __attribute__((always_inline)) void side_scalars(const DraughtsRules *r, const Geometry *g,
+                                                               const Prepared *p, uint64_t men, uint64_t kings,
+                                                               uint64_t empty, bool turned, int32_t sum[2],
+                                                               int counts[2])
 {
     int men_count = popcount64(men), king_count = kings ? popcount64(kings) : 0;
     counts[0] = men_count;
