@@ -166,6 +166,10 @@ struct Variant {
      * step rule. On for international only: the 8x8 draughts variants have not been measured
      * with it. */
     bool lmr_step_early;
+    /* Internal iterative reduction (search.c): a node of at least this depth that the table
+     * gives no move is searched one ply shallower, as its move order is a guess and a deeper
+     * iteration will meet it again with a table move; 0 (off) where it has not been measured. */
+    int iir_depth_min;
 };
 
 /* Registry (games.c) */

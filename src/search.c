@@ -357,6 +357,9 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
     Move *moves = t->moves[ply];
     int count = v->generate(v, pos, moves);
     if (count == 0) return game_over_score(t, ply);
+    /* internal iterative reduction: without a table move the order here is a guess, so spend less
+     * on it; the next iteration comes back with the move this one stores (see iir_depth_min) */
+    if (prune && v->iir_depth_min && depth >= v->iir_depth_min && !tt_move) depth--;
     /* a forced reply costs the opponent nothing to see: look one ply further */
     int extension = (count == 1 && ply < 2 * t->root_depth) ? 1 : 0;
 

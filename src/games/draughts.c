@@ -812,7 +812,7 @@ static const char *const bench_10x10[] = {
         .evaluate = draughts_evaluate, .counter_draw = draughts_counter_draw,                        \
         .game_end = draughts_game_end, .format_move = draughts_format_move,                    \
         .parse_move = draughts_parse_move, .print_board = draughts_print_board, .bench_fens = BENCH, .bench_depth = 12, \
-        .aspiration_delta = 20, .verify_margin = 5, .lmr_step_early = COLS == 10, .board_bytes = sizeof(DraughtsBoard),                                \
+        .aspiration_delta = 20, .verify_margin = 5, .lmr_step_early = COLS == 10, .iir_depth_min = COLS == 10 ? 3 : 0, .board_bytes = sizeof(DraughtsBoard),                                \
         .features = COLS == 10 ? &draughts10_features : &draughts8_features,                         \
     }
 
