@@ -8,7 +8,7 @@
 
 typedef struct {
     uint64_t nodes;
-    int64_t time_ms;
+    int64_t search_us;   /* the searches' time, without the clearing of table and history before each */
     bool completed;      /* false: *stop ended it early */
 } BenchResult;
 

@@ -574,9 +574,9 @@ static void run_bench(void *argument, const atomic_bool *stop)
         return;
     }
     text_emit("%s", "");
-    text_emit("Total time (ms) : %" PRId64, r.time_ms);
+    text_emit("Total time (ms) : %" PRId64, r.search_us / 1000);
     text_emit("Nodes searched  : %" PRIu64, r.nodes);
-    text_emit("Nodes/second    : %" PRIu64, r.time_ms > 0 ? r.nodes * 1000 / (uint64_t)r.time_ms : r.nodes);
+    text_emit("Nodes/second    : %" PRIu64, r.search_us > 0 ? r.nodes * 1000000 / (uint64_t)r.search_us : r.nodes);
 }
 
 static void command_bench(Protocol *p, char **args, int count)
