@@ -3,17 +3,10 @@
 
 #include "eval_weights.h"
 #include "search.h"
+#include "timeman.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-
-static int64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 /* Searches one position from a cleared table and history; adds the search's own time (not the
  * clearing's: 16 MB of table is a few ms, as long as a small search) to *search_us. */

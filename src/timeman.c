@@ -3,12 +3,14 @@
 
 #include <time.h>
 
-int64_t now_ms(void)
+int64_t now_us(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
+
+int64_t now_ms(void) { return now_us() / 1000; }
 
 TimeBudget time_budget(int64_t movetime, int64_t clock, int64_t increment, int moves_to_go, int64_t overhead)
 {

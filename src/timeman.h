@@ -15,4 +15,6 @@ TimeBudget time_budget(int64_t movetime, int64_t clock, int64_t increment, int m
  * (score units; negative when it rose) the last iteration's score fell below the one before. */
 int iteration_share_percent(int best_move_changes_x100, int score_drop);
 int64_t now_ms(void);
+/* The same monotonic clock in microseconds (bench sums short searches with it). */
+int64_t now_us(void);
 #endif
