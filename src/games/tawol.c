@@ -35,6 +35,7 @@ static inline int pawn_reach(int type) { return type == TWO_COLLAR ? 2 : 1; }
 static uint64_t cell_keys[64][32];
 static uint64_t side_key;
 static void init_attack_reach(void);
+static void init_attack_class(void);
 
 void tawol_init(void)
 {
@@ -43,6 +44,7 @@ void tawol_init(void)
         for (int k = 0; k < 32; k++) cell_keys[c][k] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
     init_attack_reach();
+    init_attack_class();
     tawol_terms_init();
     tawol_eval_init();
 }
@@ -183,6 +185,103 @@ static int generate_moves(const Position *pos, Move *list, bool noisy_only)
     return g.count;
 }
 
+/* A set moved one cell in grid direction d (grid.h's order: E, NE, N, NW, W, SW, S, SE), the
+ * cells that would leave the board dropped. */
+static inline uint64_t shift_toward(uint64_t s, int d)
+{
+    switch (d) {
+    case 0: return (s << 1) & GRID_NOT_FILE_A;
+    case 1: return (s << 9) & GRID_NOT_FILE_A;
+    case 2: return s << 8;
+    case 3: return (s << 7) & GRID_NOT_FILE_H;
+    case 4: return (s >> 1) & GRID_NOT_FILE_H;
+    case 5: return (s >> 9) & GRID_NOT_FILE_H;
+    case 6: return s >> 8;
+    default: return (s >> 7) & GRID_NOT_FILE_A;
+    }
+}
+
+/* What a cell is to the attack generator, from the side to move's view (attack_class[side][byte]). */
+enum { AC_OTHER, AC_TARGET_TOWER, AC_TARGET_PAWN, AC_BOARD_1, AC_BOARD_2, AC_ON_PAWN_1, AC_ON_PAWN_2,
+       AC_ON_TOWER_1, AC_ON_TOWER_2, AC_CLASSES };
+static uint8_t attack_class[2][32];
+
+static void init_attack_class(void)
+{
+    for (int us = 0; us < 2; us++)
+        for (int byte = 1; byte < 32; byte++) {
+            uint8_t cell = (uint8_t)byte;
+            int k = AC_OTHER;
+            if (!lower_type(cell))
+                k = AC_OTHER;
+            else if (upper_type(cell)) {
+                if (upper_side(cell) == us)
+                    k = (lower_type(cell) == TOWER ? AC_ON_TOWER_1 : AC_ON_PAWN_1) + (upper_type(cell) == TWO_COLLAR);
+            } else if (lower_side(cell) != us)
+                k = lower_type(cell) == TOWER ? AC_TARGET_TOWER : AC_TARGET_PAWN;
+            else if (lower_type(cell) != TOWER)
+                k = AC_BOARD_1 + (lower_type(cell) == TWO_COLLAR);
+            attack_class[us][byte] = (uint8_t)k;
+        }
+}
+
+/* The attacks alone (quiescence's moves), the same list in the same order as generate_moves
+ * gives with noisy_only, found a direction at a time over the board's sets instead of a piece
+ * at a time: most quiescence nodes have few attacks or none. */
+static int generate_attacks(const TawolBoard *b, int us, Move *list)
+{
+    const TawolCounts *n = &b->counts;
+    int blocking = n->blocked_by[us], limit = available(n, us ^ 1) / 2;
+    bool must_release = blocking > limit;
+    uint64_t sets[AC_CLASSES] = {0};
+    for (uint64_t o = b->occupied; o;) {
+        int c = pop_lowest(&o);
+        sets[attack_class[us][b->cells[c] & 31]] |= BIT(c);
+    }
+    uint64_t towers = sets[AC_TARGET_TOWER], everything = towers | sets[AC_TARGET_PAWN];
+    if (!everything) return 0;
+    /* the targets each kind of pawn may attack under the blocking limit (see add_move): from the
+     * board, a pawn blocks one more; from a pawn onto a pawn, as many; onto a tower, one fewer
+     * (the only moves left once over the limit); from a tower, towers only */
+    uint64_t board_targets = must_release ? 0 : blocking + 1 <= limit ? everything : towers;
+    uint64_t on_pawn_targets = must_release ? towers : everything;
+    uint64_t on_tower_targets = must_release ? 0 : towers;
+    uint64_t to_all[3] = {0}, to_towers[3] = {0}; /* by reach (1, 2): the pawns whose targets are these */
+    const uint64_t kinds[3][2] = {{sets[AC_BOARD_1], sets[AC_BOARD_2]},
+                                  {sets[AC_ON_PAWN_1], sets[AC_ON_PAWN_2]},
+                                  {sets[AC_ON_TOWER_1], sets[AC_ON_TOWER_2]}};
+    const uint64_t kind_targets[3] = {board_targets, on_pawn_targets, on_tower_targets};
+    for (int k = 0; k < 3; k++)
+        for (int r = 1; r <= 2; r++) {
+            if (kind_targets[k] == everything) to_all[r] |= kinds[k][r - 1];
+            else if (kind_targets[k] == towers) to_towers[r] |= kinds[k][r - 1];
+        }
+    uint64_t empty = ~b->occupied, two_collar = sets[AC_BOARD_2] | sets[AC_ON_PAWN_2] | sets[AC_ON_TOWER_2];
+    uint64_t from[8], attackers = 0;
+    for (int d = 0; d < 8; d++) {
+        int back = (d + 4) & 7;
+        uint64_t next_all = shift_toward(everything, back), next_towers = shift_toward(towers, back);
+        from[d] = (to_all[1] & next_all) | (to_towers[1] & next_towers) |
+                  (to_all[2] & shift_toward(next_all & empty, back)) |
+                  (to_towers[2] & shift_toward(next_towers & empty, back));
+        attackers |= from[d];
+    }
+    int count = 0;
+    while (attackers) {
+        int c = pop_lowest(&attackers);
+        int reach = (two_collar & BIT(c)) ? 2 : 1;
+        for (int d = 0; d < 8; d++)
+            if (from[d] & BIT(c)) {
+                Move *m = &list[count++];
+                memset(m, 0, sizeof *m);
+                m->from = (uint8_t)c;
+                m->to = (uint8_t)(c + reach * grid_step(d));
+                m->flags = MOVE_NOISY;
+            }
+    }
+    return count;
+}
+
 static int tawol_generate(const Variant *v, const Position *pos, Move *list)
 {
     (void)v;
@@ -198,7 +297,7 @@ static int tawol_generate_noisy(const Variant *v, const Position *pos, Move *lis
         return 0;
     }
     *forced = false;
-    return generate_moves(pos, list, true);
+    return generate_attacks(CBOARD(pos), pos->side, list);
 }
 
 /* ---------------------------------------------------------------- make */

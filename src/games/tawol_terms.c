@@ -56,9 +56,11 @@ static inline int attacks_on(uint64_t one_collar, uint64_t two_collar, uint64_t 
  * an enemy tower, or on an enemy pawn; the piece under a pawn is its upper pawn's class. */
 enum { OPEN_TOWER, LONE_1, LONE_2, ON_TOWER_1, ON_TOWER_2, ON_PAWN_1, ON_PAWN_2, CLASSES_PER_SIDE };
 static uint8_t cell_class[32];
+static uint64_t king_area[64]; /* king_dilate of each cell alone */
 
 void tawol_terms_init(void)
 {
+    for (int c = 0; c < 64; c++) king_area[c] = king_dilate(BIT(c));
     for (int byte = 1; byte < 32; byte++) {
         uint8_t cell = (uint8_t)byte;
         if (!lower_type(cell)) continue;
@@ -123,7 +125,7 @@ void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
         t->blocking = n->blocked_by[side];
         t->free_pawns = n->pawns[side] - n->on_towers[side] - n->blocked_by[side ^ 1];
         for (uint64_t o = open_towers[side]; o;) {
-            int room = popcount64(king_dilate(BIT(pop_lowest(&o))) & empty);
+            int room = popcount64(king_area[pop_lowest(&o)] & empty);
             t->tower_room += room;
             t->towers_trapped += room == 0;
         }
@@ -132,7 +134,14 @@ void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
         uint64_t free_pawns = free_movers[side][0] | free_movers[side][1];
         uint64_t targets = open_towers[side ^ 1];
         if (targets)
-            for (int k = 0; k < 8; k++, targets = king_dilate(targets)) t->closeness += popcount64(free_pawns & targets);
+            for (int k = 0; k < 8; k++, targets = king_dilate(targets)) {
+                /* once every free pawn is within k, each later k counts them all */
+                if (!(free_pawns & ~targets)) {
+                    t->closeness += (8 - k) * popcount64(free_pawns);
+                    break;
+                }
+                t->closeness += popcount64(free_pawns & targets);
+            }
         /* a pawn on a tower can only hop to another tower; a free one threatens towers and pawns */
         t->tower_attacks = attacks_on(movers[side][0], movers[side][1], empty, open_towers[side ^ 1], NULL);
         uint64_t hunters_zone; /* where the free pawns could attack next move */
