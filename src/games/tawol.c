@@ -258,6 +258,7 @@ static int generate_attacks(const TawolBoard *b, int us, Move *list)
         }
     uint64_t empty = ~b->occupied, two_collar = sets[AC_BOARD_2] | sets[AC_ON_PAWN_2] | sets[AC_ON_TOWER_2];
     uint64_t from[8], attackers = 0;
+#pragma GCC unroll 8 /* each direction's shift then is a constant one */
     for (int d = 0; d < 8; d++) {
         int back = (d + 4) & 7;
         uint64_t next_all = shift_toward(everything, back), next_towers = shift_toward(towers, back);
