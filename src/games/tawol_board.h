@@ -56,9 +56,15 @@ typedef struct {
                            pawns can attack there */
 } TawolSideTerms;
 
-/* Both sides' terms (terms[SIDE_WHITE], terms[SIDE_BLACK]) in one pass over the board
+/* What a cell holding something is to the terms, by its byte (its low 5 bits): one of 7
+ * classes for each side, White's first (tawol_terms.c), the piece under a pawn being its
+ * upper pawn's. The terms read the board as a set of cells per class. */
+enum { TAWOL_CELL_CLASSES = 14 };
+extern uint8_t tawol_cell_class[32];
+void tawol_class_sets(const TawolBoard *b, uint64_t sets[TAWOL_CELL_CLASSES]);
+/* Both sides' terms (terms[SIDE_WHITE], terms[SIDE_BLACK]) from the board and its class sets
  * (tawol_terms.c; tawol_terms_init builds its tables at start-up). */
-void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2]);
+void tawol_terms(const TawolBoard *b, const uint64_t sets[TAWOL_CELL_CLASSES], TawolSideTerms terms[2]);
 void tawol_terms_init(void);
 /* The hand-set evaluation over those terms, from the side to move: the variant's evaluate. */
 int tawol_hand_evaluate(const Variant *v, const Position *pos);

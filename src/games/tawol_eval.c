@@ -67,15 +67,16 @@ static uint16_t black_code[WINDOW_STATES]; /* Black's code of the four cells of 
 static uint8_t white_window_state[32];      /* window_state(byte, SIDE_WHITE) of each cell byte */
 static const uint8_t other_side_state[7] = {0, 5, 6, 4, 3, 1, 2};
 
-/* The scalar features of pos from the side to move, into the sink (see feature_sink.h); the
- * phase and scale of the position. */
-static inline __attribute__((always_inline)) void visit_scalars(const Position *pos, FeatureSink *sink,
-                                                               const bool summing, int *phase, int *scale)
+/* The scalar features of pos from the side to move, into the sink (see feature_sink.h), given
+ * the board's class sets; the phase and scale of the position. */
+static inline __attribute__((always_inline)) void visit_scalars(const Position *pos, const uint64_t *sets,
+                                                               FeatureSink *sink, const bool summing,
+                                                               int *phase, int *scale)
 {
     const TawolBoard *b = CBOARD(pos);
     int us = pos->side;
     TawolSideTerms terms[2];
-    tawol_terms(b, terms);
+    tawol_terms(b, sets, terms);
     const TawolSideTerms mine = terms[us], theirs = terms[us ^ 1];
     feature_emit(sink, summing, F_TEMPO, 1);
     feature_emit(sink, summing, F_TAKEN, mine.taken - theirs.taken);
@@ -112,7 +113,9 @@ static inline __attribute__((always_inline)) void visit_features(const Variant *
                                                                 const bool summing, int *phase, int *scale)
 {
     (void)v;
-    visit_scalars(pos, sink, summing, phase, scale);
+    uint64_t sets[TAWOL_CELL_CLASSES];
+    tawol_class_sets(CBOARD(pos), sets);
+    visit_scalars(pos, sets, sink, summing, phase, scale);
     const TawolBoard *b = CBOARD(pos);
     int us = pos->side;
     /* cell contents in each side's own view (Black's board turned): a cell counts for a side when
@@ -200,20 +203,23 @@ static int tawol_evaluate_folded(const Variant *v, const Position *pos, const vo
 {
     (void)v;
     const Folded *f = prepared;
-    FeatureSink sink = {.weights = f->scalar};
-    int phase, scale;
-    visit_scalars(pos, &sink, true, &phase, &scale);
     const TawolBoard *b = CBOARD(pos);
     int32_t white[2] = {0, 0};
     uint8_t state[64 + 9];
     memset(state, 0, sizeof state);
+    /* one pass over the cells: their weights, window states and the terms' class sets */
+    uint64_t sets[TAWOL_CELL_CLASSES] = {0};
     for (uint64_t o = b->occupied; o;) {
         int c = pop_lowest(&o);
         int byte = b->cells[c] & 31;
         state[c] = white_window_state[byte];
+        sets[tawol_cell_class[byte]] |= BIT(c);
         white[0] += f->cell[c][byte].pair[0];
         white[1] += f->cell[c][byte].pair[1];
     }
+    FeatureSink sink = {.weights = f->scalar};
+    int phase, scale;
+    visit_scalars(pos, sets, &sink, true, &phase, &scale);
     uint64_t occupied = b->occupied;
     uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
     while (corners) {

@@ -51,11 +51,11 @@ static inline int attacks_on(uint64_t one_collar, uint64_t two_collar, uint64_t 
     return count;
 }
 
-/* What a cell is to the evaluation, by its byte: for each side (7 classes a side, White's
- * first) an untaken tower, a lone pawn of one or two collars, a pawn of one or two collars on
- * an enemy tower, or on an enemy pawn; the piece under a pawn is its upper pawn's class. */
+/* The classes of tawol_board.h, a side's: an untaken tower, a lone pawn of one or two collars,
+ * a pawn of one or two collars on an enemy tower, or on an enemy pawn. */
 enum { OPEN_TOWER, LONE_1, LONE_2, ON_TOWER_1, ON_TOWER_2, ON_PAWN_1, ON_PAWN_2, CLASSES_PER_SIDE };
-static uint8_t cell_class[32];
+_Static_assert(2 * CLASSES_PER_SIDE == TAWOL_CELL_CLASSES, "a class set per side and class");
+uint8_t tawol_cell_class[32];
 static uint64_t king_area[64]; /* king_dilate of each cell alone */
 
 void tawol_terms_init(void)
@@ -72,7 +72,7 @@ void tawol_terms_init(void)
             side = lower_side(cell);
             k = lower_type(cell) == TOWER ? OPEN_TOWER : LONE_1 + (lower_type(cell) == TWO_COLLAR);
         }
-        cell_class[byte] = (uint8_t)(side * CLASSES_PER_SIDE + k);
+        tawol_cell_class[byte] = (uint8_t)(side * CLASSES_PER_SIDE + k);
     }
 }
 
@@ -94,15 +94,19 @@ static int chase_room(uint64_t towers, uint64_t hunters_zone, uint64_t empty)
     return room;
 }
 
-void tawol_terms(const TawolBoard *b, TawolSideTerms terms[2])
+void tawol_class_sets(const TawolBoard *b, uint64_t sets[TAWOL_CELL_CLASSES])
+{
+    memset(sets, 0, TAWOL_CELL_CLASSES * sizeof *sets);
+    for (uint64_t o = b->occupied; o;) {
+        int c = pop_lowest(&o);
+        sets[tawol_cell_class[b->cells[c] & 31]] |= BIT(c);
+    }
+}
+
+void tawol_terms(const TawolBoard *b, const uint64_t sets[TAWOL_CELL_CLASSES], TawolSideTerms terms[2])
 {
     const TawolCounts *n = &b->counts;
     memset(terms, 0, 2 * sizeof *terms);
-    uint64_t sets[2 * CLASSES_PER_SIDE] = {0};
-    for (uint64_t o = b->occupied; o;) {
-        int c = pop_lowest(&o);
-        sets[cell_class[b->cells[c] & 31]] |= BIT(c);
-    }
     uint64_t open_towers[2], lone_pawns[2]; /* untaken towers; pawns on the board with nothing on them */
     /* the pawns that can move, by side and reach: all of them, and the free ones (on the board
      * or on an enemy pawn, not on a tower) */
@@ -157,8 +161,10 @@ int tawol_hand_evaluate(const Variant *v, const Position *pos)
     const TawolBoard *b = CBOARD(pos);
     const TawolCounts *n = &b->counts;
     int score[2];
+    uint64_t sets[TAWOL_CELL_CLASSES];
+    tawol_class_sets(b, sets);
     TawolSideTerms terms[2];
-    tawol_terms(b, terms);
+    tawol_terms(b, sets, terms);
     for (int side = 0; side < 2; side++) {
         const TawolSideTerms t = terms[side];
         score[side] = 300 * t.taken + 60 * t.blocking + 40 * t.free_pawns + 45 * t.tower_attacks + 10 * t.free_threats +
