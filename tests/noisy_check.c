@@ -5,7 +5,10 @@
  * says they are forced (no standing pat), every legal move, or one winning move alone (gounki:
  * a win needs no other move searched). Quiescence trusts that list; nothing else compares it.
  *
- *   noisy_check VARIANT GAMES SEED      prints "ok POSITIONS" or the first difference
+ *   noisy_check VARIANT GAMES SEED [ordered]
+ *                                       prints "ok POSITIONS" or the first difference; with
+ *                                       "ordered", the noisy moves must also come in the order
+ *                                       the full generator lists them
  */
 #include "../src/game.h"
 
@@ -36,8 +39,8 @@ static Move all[MAX_MOVES], noisy[MAX_MOVES];
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: noisy_check VARIANT GAMES SEED\n");
+    if (argc != 4 && !(argc == 5 && strcmp(argv[4], "ordered") == 0)) {
+        fprintf(stderr, "usage: noisy_check VARIANT GAMES SEED [ordered]\n");
         return 2;
     }
     games_init();
@@ -47,6 +50,7 @@ int main(int argc, char **argv)
         return 2;
     }
     int games = atoi(argv[2]);
+    bool ordered = argc == 5;
     uint64_t state = strtoull(argv[3], NULL, 10);
     long positions = 0;
     for (int game = 0; game < games; game++) {
@@ -69,6 +73,10 @@ int main(int argc, char **argv)
             for (int i = 0; ok && i < noisy_count; i++)
                 ok = find(all, count, &noisy[i]) == 1 && find(noisy, noisy_count, &noisy[i]) == 1 &&
                      (forced || (noisy[i].flags & (MOVE_NOISY | MOVE_WINS)));
+            /* and in the same order, where the game promises it (ORDERED): then quiescence
+             * searches the same trees whichever generator lists the moves */
+            for (int i = 0, j = 0; ok && ordered && !forced && i < count; i++)
+                if (all[i].flags & (MOVE_NOISY | MOVE_WINS)) ok = same_move(&all[i], &noisy[j++]);
             if (!ok) {
                 char fen[512];
                 v->format_fen(v, &pos, fen, sizeof fen);
