@@ -18,6 +18,21 @@ void grid_init(void);
 #define GRID_NOT_FILE_A 0xFEFEFEFEFEFEFEFEull
 #define GRID_NOT_FILE_H 0x7F7F7F7F7F7F7F7Full
 static inline int grid_step(int direction) { return grid_file_steps[direction] + 8 * grid_row_steps[direction]; }
+/* A set of cells moved one step in a direction (the order of grid_file_steps: E, NE, N, NW, W,
+ * SW, S, SE), the cells that would leave the board dropped. */
+static inline uint64_t grid_shift(uint64_t s, int direction)
+{
+    switch (direction) {
+    case 0: return (s << 1) & GRID_NOT_FILE_A;
+    case 1: return (s << 9) & GRID_NOT_FILE_A;
+    case 2: return s << 8;
+    case 3: return (s << 7) & GRID_NOT_FILE_H;
+    case 4: return (s >> 1) & GRID_NOT_FILE_H;
+    case 5: return (s >> 9) & GRID_NOT_FILE_H;
+    case 6: return s >> 8;
+    default: return (s >> 7) & GRID_NOT_FILE_A;
+    }
+}
 
 /* `a1`-style text of a cell (3 bytes with the terminator); -1 for malformed text. */
 void grid_cell_name(int cell, char *out);

@@ -185,22 +185,6 @@ static int generate_moves(const Position *pos, Move *list, bool noisy_only)
     return g.count;
 }
 
-/* A set moved one cell in grid direction d (grid.h's order: E, NE, N, NW, W, SW, S, SE), the
- * cells that would leave the board dropped. */
-static inline uint64_t shift_toward(uint64_t s, int d)
-{
-    switch (d) {
-    case 0: return (s << 1) & GRID_NOT_FILE_A;
-    case 1: return (s << 9) & GRID_NOT_FILE_A;
-    case 2: return s << 8;
-    case 3: return (s << 7) & GRID_NOT_FILE_H;
-    case 4: return (s >> 1) & GRID_NOT_FILE_H;
-    case 5: return (s >> 9) & GRID_NOT_FILE_H;
-    case 6: return s >> 8;
-    default: return (s >> 7) & GRID_NOT_FILE_A;
-    }
-}
-
 /* What a cell is to the attack generator, from the side to move's view (attack_class[side][byte]). */
 enum { AC_OTHER, AC_TARGET_TOWER, AC_TARGET_PAWN, AC_BOARD_1, AC_BOARD_2, AC_ON_PAWN_1, AC_ON_PAWN_2,
        AC_ON_TOWER_1, AC_ON_TOWER_2, AC_CLASSES };
@@ -261,10 +245,10 @@ static int generate_attacks(const TawolBoard *b, int us, Move *list)
 #pragma GCC unroll 8 /* each direction's shift then is a constant one */
     for (int d = 0; d < 8; d++) {
         int back = (d + 4) & 7;
-        uint64_t next_all = shift_toward(everything, back), next_towers = shift_toward(towers, back);
+        uint64_t next_all = grid_shift(everything, back), next_towers = grid_shift(towers, back);
         from[d] = (to_all[1] & next_all) | (to_towers[1] & next_towers) |
-                  (to_all[2] & shift_toward(next_all & empty, back)) |
-                  (to_towers[2] & shift_toward(next_towers & empty, back));
+                  (to_all[2] & grid_shift(next_all & empty, back)) |
+                  (to_towers[2] & grid_shift(next_towers & empty, back));
         attackers |= from[d];
     }
     int count = 0;

@@ -17,22 +17,6 @@ static inline uint64_t king_dilate(uint64_t s)
     return row | row << 8 | row >> 8;
 }
 
-/* A set moved one cell in direction d (0-7: N, S, E, W, NE, NW, SE, SW), cells that would
- * leave the board dropped. */
-static inline uint64_t step_set(uint64_t s, int d)
-{
-    switch (d) {
-    case 0: return s << 8;
-    case 1: return s >> 8;
-    case 2: return (s << 1) & GRID_NOT_FILE_A;
-    case 3: return (s >> 1) & GRID_NOT_FILE_H;
-    case 4: return (s << 9) & GRID_NOT_FILE_A;
-    case 5: return (s << 7) & GRID_NOT_FILE_H;
-    case 6: return (s >> 7) & GRID_NOT_FILE_A;
-    default: return (s >> 9) & GRID_NOT_FILE_H;
-    }
-}
-
 /* Over the pawns of two sets (one-collar, two-collar), the (pawn, direction) pairs whose exact
  * reach, on a clear path, lands in `targets`: the attacks they could make next move. With
  * `zone`, also every cell they could attack next move (next to a one-collar pawn, two cells
@@ -43,7 +27,7 @@ static inline int attacks_on(uint64_t one_collar, uint64_t two_collar, uint64_t 
     int count = 0;
     uint64_t reached = 0;
     for (int d = 0; d < 8; d++) {
-        uint64_t reach = step_set(one_collar, d) | step_set(step_set(two_collar, d) & empty, d);
+        uint64_t reach = grid_shift(one_collar, d) | grid_shift(grid_shift(two_collar, d) & empty, d);
         count += popcount64(reach & targets);
         reached |= reach;
     }
