@@ -113,6 +113,10 @@ struct Variant {
     /* The moves quiescence searches. *forced is set when they are all the legal moves
      * (the position must not be evaluated statically, e.g. a compulsory capture). */
     int (*generate_noisy)(const Variant *v, const Position *pos, Move *list, bool *forced);
+    /* Optional: whether generate_noisy would leave *forced unset, told without generating;
+     * given, quiescence takes the static evaluation first and generates only when it does not
+     * already cut (most quiescence nodes of a game whose noisy moves are rarely forced). */
+    bool (*may_stand_pat)(const Variant *v, const Position *pos);
     /* Optional: number of legal moves, faster than generate (perft bulk counting). */
     int (*count_moves)(const Variant *v, const Position *pos);
 

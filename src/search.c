@@ -239,13 +239,20 @@ static int quiescence(SearchThread *t, int ply, int qply, int alpha, int beta)
     if (ply >= MAX_PLY || qply >= QUIESCENCE_PLIES_MAX) return evaluate_position(v, pos, t->weights);
 
     bool forced = false;
-    int count = v->generate_noisy(v, pos, t->moves[ply], &forced);
-    if (count == 0 && forced) return game_over_score(t, ply);
-    int best = -SCORE_INFINITE;
-    if (!forced) {
+    int count, best = -SCORE_INFINITE;
+    if (v->may_stand_pat && v->may_stand_pat(v, pos)) {
         best = cached_evaluation(t, pos);
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
+        count = v->generate_noisy(v, pos, t->moves[ply], &forced);
+    } else {
+        count = v->generate_noisy(v, pos, t->moves[ply], &forced);
+        if (count == 0 && forced) return game_over_score(t, ply);
+        if (!forced) {
+            best = cached_evaluation(t, pos);
+            if (best >= beta) return best;
+            if (best > alpha) alpha = best;
+        }
     }
     int first_best = score_moves(t, ply, count, 0);
     for (int i = 0; i < count; i++) {

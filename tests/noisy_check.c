@@ -3,7 +3,8 @@
  * tests (tests/tests_quiescence.py): in positions of random games, the moves generate_noisy
  * gives are exactly the noisy moves (MOVE_NOISY or MOVE_WINS) among all legal moves; when it
  * says they are forced (no standing pat), every legal move, or one winning move alone (gounki:
- * a win needs no other move searched). Quiescence trusts that list; nothing else compares it.
+ * a win needs no other move searched); and a game's may_stand_pat, where it has one, must say
+ * the opposite of forced. Quiescence trusts that list; nothing else compares it.
  *
  *   noisy_check VARIANT GAMES SEED [ordered]
  *                                       prints "ok POSITIONS" or the first difference; with
@@ -70,6 +71,8 @@ int main(int argc, char **argv)
                 if (forced || (all[i].flags & (MOVE_NOISY | MOVE_WINS))) expected++;
             bool lone_win = forced && noisy_count == 1 && (noisy[0].flags & MOVE_WINS);
             bool ok = noisy_count == expected || lone_win;
+            /* quiescence stands pat before generating where may_stand_pat says it may */
+            if (v->may_stand_pat && v->may_stand_pat(v, &pos) == forced) ok = false;
             for (int i = 0; ok && i < noisy_count; i++)
                 ok = find(all, count, &noisy[i]) == 1 && find(noisy, noisy_count, &noisy[i]) == 1 &&
                      (forced || (noisy[i].flags & (MOVE_NOISY | MOVE_WINS)));

@@ -143,3 +143,15 @@ def shallow_search_ends_among_chains_of_attacks(ctx):
     for depth in (1, 3):
         lines = e.go("depth %d" % depth, timeout=20 * ctx.slow)
         check(lines[-1].split()[1] in e.moves(), lines[-1])
+
+
+@test("tawol")
+def quiescence_sees_the_last_tower_taken(ctx):
+    # seven White towers taken, h1 untaken; Black's one-collar pawn on g2 attacks it exactly one
+    # cell away (g2xh1) and wins at once: a depth-1 search must score the win, which only holds
+    # if quiescence, at the child, does not stand pat in a finished game
+    e = ctx.engine("tawol")
+    e.send("position fen tttttttt/b1b5/8/8/A1B5/ABABABAB/6a1/[Ta][Ta][Ta][Ta][Tb][Tb][Tb]T b")
+    lines = e.go("depth 1")
+    check(lines[-1] == "bestmove g2xh1", lines[-1])
+    check(any(" score mate 1 " in line for line in lines), lines)

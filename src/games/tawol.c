@@ -273,6 +273,14 @@ static int tawol_generate(const Variant *v, const Position *pos, Move *list)
     return generate_moves(pos, list, false);
 }
 
+/* Quiescence may stand pat but at the game's end: an attack is never compulsory. */
+static bool tawol_may_stand_pat(const Variant *v, const Position *pos)
+{
+    (void)v;
+    const TawolCounts *n = &CBOARD(pos)->counts;
+    return !all_towers_taken(n, pos->side) && !all_towers_taken(n, pos->side ^ 1);
+}
+
 static int tawol_generate_noisy(const Variant *v, const Position *pos, Move *list, bool *forced)
 {
     (void)v;
@@ -477,7 +485,7 @@ const Variant variant_tawol = {
     .name = "tawol", .cols = 8, .rows = 8, .start_fen = TAWOL_START_FEN, .board_bytes = sizeof(TawolBoard),
     .features = &tawol_features,
     .parse_fen = tawol_parse_fen, .format_fen = tawol_format_fen,
-    .generate = tawol_generate, .generate_noisy = tawol_generate_noisy,
+    .generate = tawol_generate, .generate_noisy = tawol_generate_noisy, .may_stand_pat = tawol_may_stand_pat,
     .make_move = tawol_make_move, .evaluate = tawol_hand_evaluate,
     .game_end = tawol_game_end,
     .format_move = tawol_format_move, .parse_move = tawol_parse_move,
