@@ -114,6 +114,19 @@ def no_legal_move_loses(ctx):
 
 
 @test("ecroulement")
+def search_sees_the_last_pawn_taken(ctx):
+    # White's muret on a1 collapses east onto b1 and takes Black's last pawn: beyond it on c1
+    # (ecroulement), or on b1 itself (rapide); Black is then left without pawns and has lost, which
+    # a depth-1 search sees only if quiescence does not stand pat in the finished game
+    for variant, fen in [("ecroulement", "8/8/8/8/8/8/8/W(2)1B5 w"), ("ecroulement-rapide", "8/8/8/8/8/8/8/W(2)B6 w")]:
+        e = ctx.engine(variant)
+        e.send("position fen " + fen)
+        lines = e.go("depth 1")
+        check(lines[-1] == "bestmove a1xb1", "%s: %s" % (variant, lines[-1]))
+        check(any(" score mate 1 " in line for line in lines), "%s: %s" % (variant, lines))
+
+
+@test("ecroulement")
 def fen_forms(ctx):
     e = ctx.engine("ecroulement")
     for bad in ["8/8/8/8/8/8/8/8", "9/8/8/8/8/8/8/8 w", "8/8/8/8/8/8/8/W(16)7 w", "8/8/8/8/8/8/8/W(0)7 w",

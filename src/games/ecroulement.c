@@ -122,6 +122,13 @@ static int ecroulement_generate(const Variant *v, const Position *pos, Move *lis
     return generate_moves(RULES(v), pos, list, false);
 }
 
+/* Quiescence may stand pat unless the side to move has no pawn left (it has lost). */
+static bool ecroulement_may_stand_pat(const Variant *v, const Position *pos)
+{
+    (void)v;
+    return CBOARD(pos)->occupied[pos->side] != 0;
+}
+
 static int ecroulement_generate_noisy(const Variant *v, const Position *pos, Move *list, bool *forced)
 {
     const CollapseBoard *b = CBOARD(pos);
@@ -360,7 +367,7 @@ static const char *const rapid_bench[] = {
         .features = &ecroulement_features,                                                                \
         .start_fen = "3BBBBB/4BBBB/5BBB/W5BB/WW5B/WWW5/WWWW4/WWWWW3 w",                                   \
         .rules = &RULES_TABLE, .parse_fen = ecroulement_parse_fen, .format_fen = ecroulement_format_fen,    \
-        .generate = ecroulement_generate, .generate_noisy = ecroulement_generate_noisy,                   \
+        .generate = ecroulement_generate, .generate_noisy = ecroulement_generate_noisy, .may_stand_pat = ecroulement_may_stand_pat,                   \
         .make_move = ecroulement_make_move, .evaluate = ecroulement_evaluate,                              \
         .game_end = ecroulement_game_end,                        \
         .format_move = ecroulement_format_move, .parse_move = ecroulement_parse_move,                      \
