@@ -34,7 +34,6 @@ static inline int pawn_reach(int type) { return type == TWO_COLLAR ? 2 : 1; }
 
 static uint64_t cell_keys[64][32];
 static uint64_t side_key;
-static void init_attack_reach(void);
 static void init_attack_class(void);
 
 void tawol_init(void)
@@ -43,7 +42,6 @@ void tawol_init(void)
     for (int c = 0; c < 64; c++)
         for (int k = 0; k < 32; k++) cell_keys[c][k] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
-    init_attack_reach();
     init_attack_class();
     tawol_terms_init();
     tawol_eval_init();
@@ -87,7 +85,6 @@ typedef struct {
     int blocking;        /* enemy pawns the mover blocks now */
     int limit;           /* the most it may block: floor(available(enemy) / 2) */
     bool must_release;   /* over the limit at the start of the turn */
-    bool noisy_only;
 } Generator;
 
 /* change: how the move changes the number of enemy pawns the mover blocks (-1, 0, +1);
@@ -95,7 +92,6 @@ typedef struct {
 static void add_move(Generator *g, int from, int to, bool attack, int change, bool releases)
 {
     if (g->must_release ? !releases : g->blocking + change > g->limit) return;
-    if (g->noisy_only && !attack) return;
     Move *m = &g->list[g->count++];
     memset(m, 0, sizeof *m);
     m->from = (uint8_t)from;
@@ -137,33 +133,14 @@ static void pawn_moves(Generator *g, const TawolBoard *b, int side, int from, in
     }
 }
 
-/* The cells a pawn of reach 1 or 2 on a cell could attack on an empty board: next to it, or
- * two cells away in a straight line. Attacks only: a pawn with no target there has none. */
-static uint64_t attack_reach[3][64];
-
-static void init_attack_reach(void)
-{
-    for (int c = 0; c < 64; c++)
-        for (int d = 0; d < 8; d++)
-            for (int k = 1; k <= 2; k++)
-                if (grid_room[d][c] >= k) attack_reach[k][c] |= BIT(c + k * grid_step(d));
-}
-
-static int generate_moves(const Position *pos, Move *list, bool noisy_only)
+static int generate_moves(const Position *pos, Move *list)
 {
     const TawolBoard *b = CBOARD(pos);
     int us = pos->side, them = us ^ 1;
     const TawolCounts *n = &b->counts;
     if (all_towers_taken(n, us) || all_towers_taken(n, them)) return 0;
-    Generator g = {list, 0, n->blocked_by[us], available(n, them) / 2, false, noisy_only};
+    Generator g = {list, 0, n->blocked_by[us], available(n, them) / 2, false};
     g.must_release = g.blocking > g.limit;
-    /* attacks only: the cells holding a lone enemy piece are every target there is */
-    uint64_t targets = 0;
-    if (noisy_only)
-        for (uint64_t o = b->occupied; o;) {
-            int c = pop_lowest(&o);
-            if (attackable(b->cells[c], us)) targets |= BIT(c);
-        }
     for (uint64_t o = b->occupied; o;) {
         int c = pop_lowest(&o);
         uint8_t cell = b->cells[c];
@@ -174,13 +151,11 @@ static int generate_moves(const Position *pos, Move *list, bool noisy_only)
         } else if (lower_side(cell) != us)
             continue;
         else if (lower_type(cell) == TOWER) {
-            if (!noisy_only) tower_moves(&g, b, c); /* a tower never attacks */
+            tower_moves(&g, b, c); /* a tower never attacks */
             continue;
         } else
             type = lower_type(cell), where = ON_BOARD;
-        int reach = pawn_reach(type);
-        if (noisy_only && !(attack_reach[reach][c] & targets)) continue;
-        pawn_moves(&g, b, us, c, reach, where);
+        pawn_moves(&g, b, us, c, pawn_reach(type), where);
     }
     return g.count;
 }
@@ -209,9 +184,10 @@ static void init_attack_class(void)
         }
 }
 
-/* The attacks alone (quiescence's moves), the same list in the same order as generate_moves
- * gives with noisy_only, found a direction at a time over the board's sets instead of a piece
- * at a time: most quiescence nodes have few attacks or none. */
+/* The attacks alone (quiescence's moves): the attacks of generate_moves's list, in the same
+ * order (tests/noisy_check.c checks it), found a direction at a time over the board's sets
+ * instead of a piece at a time, as most quiescence nodes have few attacks or none. The same
+ * rules as pawn_moves and add_move, with the reach of each pawn from pawn_reach. */
 static int generate_attacks(const TawolBoard *b, int us, Move *list)
 {
     const TawolCounts *n = &b->counts;
@@ -230,37 +206,45 @@ static int generate_attacks(const TawolBoard *b, int us, Move *list)
     uint64_t board_targets = must_release ? 0 : blocking + 1 <= limit ? everything : towers;
     uint64_t on_pawn_targets = must_release ? towers : everything;
     uint64_t on_tower_targets = must_release ? 0 : towers;
-    uint64_t to_all[3] = {0}, to_towers[3] = {0}; /* by reach (1, 2): the pawns whose targets are these */
+    /* by pawn type (one collar, two): the pawns whose targets are all of them, or towers only */
+    uint64_t to_all[2] = {0}, to_towers[2] = {0};
     const uint64_t kinds[3][2] = {{sets[AC_BOARD_1], sets[AC_BOARD_2]},
                                   {sets[AC_ON_PAWN_1], sets[AC_ON_PAWN_2]},
                                   {sets[AC_ON_TOWER_1], sets[AC_ON_TOWER_2]}};
     const uint64_t kind_targets[3] = {board_targets, on_pawn_targets, on_tower_targets};
     for (int k = 0; k < 3; k++)
-        for (int r = 1; r <= 2; r++) {
-            if (kind_targets[k] == everything) to_all[r] |= kinds[k][r - 1];
-            else if (kind_targets[k] == towers) to_towers[r] |= kinds[k][r - 1];
+        for (int two = 0; two < 2; two++) {
+            if (kind_targets[k] == everything) to_all[two] |= kinds[k][two];
+            else if (kind_targets[k] == towers) to_towers[two] |= kinds[k][two];
         }
     uint64_t empty = ~b->occupied, two_collar = sets[AC_BOARD_2] | sets[AC_ON_PAWN_2] | sets[AC_ON_TOWER_2];
+    const int reach[2] = {pawn_reach(ONE_COLLAR), pawn_reach(TWO_COLLAR)};
     uint64_t from[8], attackers = 0;
 #pragma GCC unroll 8 /* each direction's shift then is a constant one */
     for (int d = 0; d < 8; d++) {
         int back = (d + 4) & 7;
-        uint64_t next_all = grid_shift(everything, back), next_towers = grid_shift(towers, back);
-        from[d] = (to_all[1] & next_all) | (to_towers[1] & next_towers) |
-                  (to_all[2] & grid_shift(next_all & empty, back)) |
-                  (to_towers[2] & grid_shift(next_towers & empty, back));
+        from[d] = 0;
+        for (int two = 0; two < 2; two++) {
+            /* the cells `reach` steps back from a target, over empty cells */
+            uint64_t all_from = grid_shift(everything, back), towers_from = grid_shift(towers, back);
+            for (int k = 1; k < reach[two]; k++) {
+                all_from = grid_shift(all_from & empty, back);
+                towers_from = grid_shift(towers_from & empty, back);
+            }
+            from[d] |= (to_all[two] & all_from) | (to_towers[two] & towers_from);
+        }
         attackers |= from[d];
     }
     int count = 0;
     while (attackers) {
         int c = pop_lowest(&attackers);
-        int reach = (two_collar & BIT(c)) ? 2 : 1;
+        int steps = reach[(two_collar & BIT(c)) != 0];
         for (int d = 0; d < 8; d++)
             if (from[d] & BIT(c)) {
                 Move *m = &list[count++];
                 memset(m, 0, sizeof *m);
                 m->from = (uint8_t)c;
-                m->to = (uint8_t)(c + reach * grid_step(d));
+                m->to = (uint8_t)(c + steps * grid_step(d));
                 m->flags = MOVE_NOISY;
             }
     }
@@ -270,7 +254,7 @@ static int generate_attacks(const TawolBoard *b, int us, Move *list)
 static int tawol_generate(const Variant *v, const Position *pos, Move *list)
 {
     (void)v;
-    return generate_moves(pos, list, false);
+    return generate_moves(pos, list);
 }
 
 /* Quiescence may stand pat but at the game's end: an attack is never compulsory. */
