@@ -4,6 +4,7 @@ with them), shards and weights that are the same on every run, and damaged or mi
 refused with the file and the offset named."""
 import filecmp
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -268,3 +269,27 @@ def a_shard_of_a_killed_run_is_salvaged(ctx):
     done = donjon(ctx, "selfplay", "--salvage", junk)
     check(done.returncode != 0 and junk in done.stderr and "not a Donjon data shard" in done.stderr, done.stderr)
     shutil.rmtree(work)
+
+
+@test("learning")
+def fast_evaluation_is_the_feature_sum_along_random_games(ctx):
+    # `eval` prints the fast evaluation (folded tables, incremental or packed reads) and the plain
+    # sum over the extracted features with the same weights: two implementations that must agree
+    rng = random.Random(11)
+    for variant in TRAINED:
+        e = ctx.engine(variant)
+        compared = 0
+        for game in range(4):
+            played = []
+            for ply in range(60):
+                e.send("position startpos moves " + " ".join(played))
+                line = e.ask("eval", "info string eval")
+                m = re.search(r"info string eval (-?\d+) .*feature sum (-?\d+)", line)
+                check(m, "%s: %s" % (variant, line))
+                check(m.group(1) == m.group(2), "%s after %s: %s" % (variant, " ".join(played), line))
+                compared += 1
+                moves = e.moves()
+                if not moves:
+                    break
+                played.append(rng.choice(moves))
+        check(compared >= 100, "%s: only %d positions" % (variant, compared))

@@ -63,6 +63,7 @@ static inline int window_state(uint8_t cell, int viewer)
     return own_below ? 2 : 6;
 }
 
+static uint16_t pair_code[6 * 256 + 7]; /* a + 7 b for the states a, b of a cell and the next one */
 static uint16_t black_code[WINDOW_STATES]; /* Black's code of the four cells of a White code */
 static uint8_t white_window_state[32];      /* window_state(byte, SIDE_WHITE) of each cell byte */
 static const uint8_t other_side_state[7] = {0, 5, 6, 4, 3, 1, 2};
@@ -224,7 +225,11 @@ static int tawol_evaluate_folded(const Variant *v, const Position *pos, const vo
     uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
     while (corners) {
         int c = pop_lowest(&corners);
-        int code = state[c] + 7 * state[c + 1] + 49 * state[c + 8] + 343 * state[c + 9];
+        /* the window's lower and upper pairs of cells, each read as one word */
+        uint16_t low, high;
+        memcpy(&low, state + c, 2);
+        memcpy(&high, state + c + 8, 2);
+        int code = pair_code[low] + 49 * pair_code[high];
         white[0] += f->window[c >> 3][code].pair[0];
         white[1] += f->window[c >> 3][code].pair[1];
     }
@@ -237,6 +242,14 @@ static int tawol_evaluate_folded(const Variant *v, const Position *pos, const vo
 void tawol_eval_init(void)
 {
     window_codes_for_black(black_code, 7, other_side_state);
+    /* indexed by the word two adjacent states make in memory, whatever the byte order */
+    for (int a = 0; a < 7; a++)
+        for (int b = 0; b < 7; b++) {
+            uint8_t cells[2] = {(uint8_t)a, (uint8_t)b};
+            uint16_t word;
+            memcpy(&word, cells, 2);
+            pair_code[word] = (uint16_t)(a + 7 * b);
+        }
     for (int byte = 1; byte < 32; byte++) white_window_state[byte] = (uint8_t)window_state((uint8_t)byte, SIDE_WHITE);
 }
 
