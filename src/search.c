@@ -238,22 +238,19 @@ static int quiescence(SearchThread *t, int ply, int qply, int alpha, int beta)
     if (ply > t->seldepth) t->seldepth = ply;
     if (ply >= MAX_PLY || qply >= QUIESCENCE_PLIES_MAX) return evaluate_position(v, pos, t->weights);
 
-    bool forced = false;
-    int count, best = -SCORE_INFINITE;
-    if (v->may_stand_pat && v->may_stand_pat(v, pos)) {
+    /* where the game says it may stand pat without generating, the moves wait for the stand-pat */
+    bool stand_first = v->may_stand_pat && v->may_stand_pat(v, pos), forced = false;
+    int count = 0, best = -SCORE_INFINITE;
+    if (!stand_first) {
+        count = v->generate_noisy(v, pos, t->moves[ply], &forced);
+        if (count == 0 && forced) return game_over_score(t, ply);
+    }
+    if (!forced) {
         best = cached_evaluation(t, pos);
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
-        count = v->generate_noisy(v, pos, t->moves[ply], &forced);
-    } else {
-        count = v->generate_noisy(v, pos, t->moves[ply], &forced);
-        if (count == 0 && forced) return game_over_score(t, ply);
-        if (!forced) {
-            best = cached_evaluation(t, pos);
-            if (best >= beta) return best;
-            if (best > alpha) alpha = best;
-        }
     }
+    if (stand_first) count = v->generate_noisy(v, pos, t->moves[ply], &forced);
     int first_best = score_moves(t, ply, count, 0);
     for (int i = 0; i < count; i++) {
         pick_move(t, ply, i, count, first_best);

@@ -131,10 +131,9 @@ static bool ecroulement_may_stand_pat(const Variant *v, const Position *pos)
 
 static int ecroulement_generate_noisy(const Variant *v, const Position *pos, Move *list, bool *forced)
 {
-    const CollapseBoard *b = CBOARD(pos);
     int n = generate_moves(RULES(v), pos, list, true);
     /* a side without pawns has lost: make the quiescence see the end */
-    *forced = b->occupied[pos->side] == 0;
+    *forced = !ecroulement_may_stand_pat(v, pos);
     return n;
 }
 

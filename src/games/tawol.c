@@ -267,14 +267,9 @@ static bool tawol_may_stand_pat(const Variant *v, const Position *pos)
 
 static int tawol_generate_noisy(const Variant *v, const Position *pos, Move *list, bool *forced)
 {
-    (void)v;
-    const TawolCounts *n = &CBOARD(pos)->counts;
-    if (all_towers_taken(n, pos->side) || all_towers_taken(n, pos->side ^ 1)) {
-        *forced = true;
-        return 0;
-    }
-    *forced = false;
-    return generate_attacks(CBOARD(pos), pos->side, list);
+    /* the game is over: quiescence must see the end, not stand pat */
+    *forced = !tawol_may_stand_pat(v, pos);
+    return *forced ? 0 : generate_attacks(CBOARD(pos), pos->side, list);
 }
 
 /* ---------------------------------------------------------------- make */
