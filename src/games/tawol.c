@@ -34,7 +34,7 @@ static inline int pawn_reach(int type) { return type == TWO_COLLAR ? 2 : 1; }
 
 static uint64_t cell_keys[64][32];
 static uint64_t side_key;
-static void init_attack_class(void);
+static void init_cell_class(void);
 
 void tawol_init(void)
 {
@@ -42,7 +42,7 @@ void tawol_init(void)
     for (int c = 0; c < 64; c++)
         for (int k = 0; k < 32; k++) cell_keys[c][k] = zobrist_next(&zs);
     side_key = zobrist_next(&zs);
-    init_attack_class();
+    init_cell_class();
     tawol_terms_init();
     tawol_eval_init();
 }
@@ -160,28 +160,32 @@ static int generate_moves(const Position *pos, Move *list)
     return g.count;
 }
 
-/* What a cell is to the attack generator, from the side to move's view (attack_class[side][byte]). */
-enum { AC_OTHER, AC_TARGET_TOWER, AC_TARGET_PAWN, AC_BOARD_1, AC_BOARD_2, AC_ON_PAWN_1, AC_ON_PAWN_2,
-       AC_ON_TOWER_1, AC_ON_TOWER_2, AC_CLASSES };
-static uint8_t attack_class[2][32];
+uint8_t tawol_cell_class[32];
 
-static void init_attack_class(void)
+static void init_cell_class(void)
 {
-    for (int us = 0; us < 2; us++)
-        for (int byte = 1; byte < 32; byte++) {
-            uint8_t cell = (uint8_t)byte;
-            int k = AC_OTHER;
-            if (!lower_type(cell))
-                k = AC_OTHER;
-            else if (upper_type(cell)) {
-                if (upper_side(cell) == us)
-                    k = (lower_type(cell) == TOWER ? AC_ON_TOWER_1 : AC_ON_PAWN_1) + (upper_type(cell) == TWO_COLLAR);
-            } else if (lower_side(cell) != us)
-                k = lower_type(cell) == TOWER ? AC_TARGET_TOWER : AC_TARGET_PAWN;
-            else if (lower_type(cell) != TOWER)
-                k = AC_BOARD_1 + (lower_type(cell) == TWO_COLLAR);
-            attack_class[us][byte] = (uint8_t)k;
+    for (int byte = 1; byte < 32; byte++) {
+        uint8_t cell = (uint8_t)byte;
+        if (!lower_type(cell)) continue;
+        int side, k;
+        if (upper_type(cell)) {
+            side = upper_side(cell);
+            k = (lower_type(cell) == TOWER ? ON_TOWER_1 : ON_PAWN_1) + (upper_type(cell) == TWO_COLLAR);
+        } else {
+            side = lower_side(cell);
+            k = lower_type(cell) == TOWER ? OPEN_TOWER : LONE_1 + (lower_type(cell) == TWO_COLLAR);
         }
+        tawol_cell_class[byte] = (uint8_t)(side * CLASSES_PER_SIDE + k);
+    }
+}
+
+void tawol_class_sets(const TawolBoard *b, uint64_t sets[TAWOL_CELL_CLASSES])
+{
+    memset(sets, 0, TAWOL_CELL_CLASSES * sizeof *sets);
+    for (uint64_t o = b->occupied; o;) {
+        int c = pop_lowest(&o);
+        sets[tawol_cell_class[b->cells[c] & 31]] |= BIT(c);
+    }
 }
 
 /* The attacks alone (quiescence's moves): the attacks of generate_moves's list, in the same
@@ -193,12 +197,11 @@ static int generate_attacks(const TawolBoard *b, int us, Move *list)
     const TawolCounts *n = &b->counts;
     int blocking = n->blocked_by[us], limit = available(n, us ^ 1) / 2;
     bool must_release = blocking > limit;
-    uint64_t sets[AC_CLASSES] = {0};
-    for (uint64_t o = b->occupied; o;) {
-        int c = pop_lowest(&o);
-        sets[attack_class[us][b->cells[c] & 31]] |= BIT(c);
-    }
-    uint64_t towers = sets[AC_TARGET_TOWER], everything = towers | sets[AC_TARGET_PAWN];
+    uint64_t sets[TAWOL_CELL_CLASSES];
+    tawol_class_sets(b, sets);
+    const uint64_t *own = &sets[us * CLASSES_PER_SIDE], *enemy = &sets[(us ^ 1) * CLASSES_PER_SIDE];
+    /* attackable: an untaken tower or a pawn with nothing on it and under it */
+    uint64_t towers = enemy[OPEN_TOWER], everything = towers | enemy[LONE_1] | enemy[LONE_2];
     if (!everything) return 0;
     /* the targets each kind of pawn may attack under the blocking limit (see add_move): from the
      * board, a pawn blocks one more; from a pawn onto a pawn, as many; onto a tower, one fewer
@@ -208,16 +211,15 @@ static int generate_attacks(const TawolBoard *b, int us, Move *list)
     uint64_t on_tower_targets = must_release ? 0 : towers;
     /* by pawn type (one collar, two): the pawns whose targets are all of them, or towers only */
     uint64_t to_all[2] = {0}, to_towers[2] = {0};
-    const uint64_t kinds[3][2] = {{sets[AC_BOARD_1], sets[AC_BOARD_2]},
-                                  {sets[AC_ON_PAWN_1], sets[AC_ON_PAWN_2]},
-                                  {sets[AC_ON_TOWER_1], sets[AC_ON_TOWER_2]}};
+    const uint64_t kinds[3][2] = {{own[LONE_1], own[LONE_2]}, {own[ON_PAWN_1], own[ON_PAWN_2]},
+                                  {own[ON_TOWER_1], own[ON_TOWER_2]}};
     const uint64_t kind_targets[3] = {board_targets, on_pawn_targets, on_tower_targets};
     for (int k = 0; k < 3; k++)
         for (int two = 0; two < 2; two++) {
             if (kind_targets[k] == everything) to_all[two] |= kinds[k][two];
             else if (kind_targets[k] == towers) to_towers[two] |= kinds[k][two];
         }
-    uint64_t empty = ~b->occupied, two_collar = sets[AC_BOARD_2] | sets[AC_ON_PAWN_2] | sets[AC_ON_TOWER_2];
+    uint64_t empty = ~b->occupied, two_collar = own[LONE_2] | own[ON_PAWN_2] | own[ON_TOWER_2];
     const int reach[2] = {pawn_reach(ONE_COLLAR), pawn_reach(TWO_COLLAR)};
     uint64_t from[8], attackers = 0;
 #pragma GCC unroll 8 /* each direction's shift then is a constant one */

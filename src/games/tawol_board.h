@@ -56,10 +56,13 @@ typedef struct {
                            pawns can attack there */
 } TawolSideTerms;
 
-/* What a cell holding something is to the terms, by its byte (its low 5 bits): one of 7
- * classes for each side, White's first (tawol_terms.c), the piece under a pawn being its
- * upper pawn's. The terms read the board as a set of cells per class. */
-enum { TAWOL_CELL_CLASSES = 14 };
+/* What a cell holding something is, by its byte (its low 5 bits): one of 7 classes for each
+ * side, White's first (class + side * CLASSES_PER_SIDE), the piece under a pawn counting as its
+ * upper pawn's: an untaken tower, a lone pawn of one or two collars, a pawn of one or two
+ * collars on an enemy tower, or on an enemy pawn. The attack generator and the evaluation's
+ * terms read the board as a set of cells per class (tawol.c builds the table). */
+enum { OPEN_TOWER, LONE_1, LONE_2, ON_TOWER_1, ON_TOWER_2, ON_PAWN_1, ON_PAWN_2, CLASSES_PER_SIDE };
+enum { TAWOL_CELL_CLASSES = 2 * CLASSES_PER_SIDE };
 extern uint8_t tawol_cell_class[32];
 void tawol_class_sets(const TawolBoard *b, uint64_t sets[TAWOL_CELL_CLASSES]);
 /* Both sides' terms (terms[SIDE_WHITE], terms[SIDE_BLACK]) from the board and its class sets

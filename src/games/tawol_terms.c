@@ -35,29 +35,11 @@ static inline int attacks_on(uint64_t one_collar, uint64_t two_collar, uint64_t 
     return count;
 }
 
-/* The classes of tawol_board.h, a side's: an untaken tower, a lone pawn of one or two collars,
- * a pawn of one or two collars on an enemy tower, or on an enemy pawn. */
-enum { OPEN_TOWER, LONE_1, LONE_2, ON_TOWER_1, ON_TOWER_2, ON_PAWN_1, ON_PAWN_2, CLASSES_PER_SIDE };
-_Static_assert(2 * CLASSES_PER_SIDE == TAWOL_CELL_CLASSES, "a class set per side and class");
-uint8_t tawol_cell_class[32];
 static uint64_t king_area[64]; /* king_dilate of each cell alone */
 
 void tawol_terms_init(void)
 {
     for (int c = 0; c < 64; c++) king_area[c] = king_dilate(BIT(c));
-    for (int byte = 1; byte < 32; byte++) {
-        uint8_t cell = (uint8_t)byte;
-        if (!lower_type(cell)) continue;
-        int side, k;
-        if (upper_type(cell)) {
-            side = upper_side(cell);
-            k = (lower_type(cell) == TOWER ? ON_TOWER_1 : ON_PAWN_1) + (upper_type(cell) == TWO_COLLAR);
-        } else {
-            side = lower_side(cell);
-            k = lower_type(cell) == TOWER ? OPEN_TOWER : LONE_1 + (lower_type(cell) == TWO_COLLAR);
-        }
-        tawol_cell_class[byte] = (uint8_t)(side * CLASSES_PER_SIDE + k);
-    }
 }
 
 /* The chase of the untaken towers: the empty cells they reach (a king's step a move, through
@@ -76,15 +58,6 @@ static int chase_room(uint64_t towers, uint64_t hunters_zone, uint64_t empty)
         covered = king_dilate(covered);
     }
     return room;
-}
-
-void tawol_class_sets(const TawolBoard *b, uint64_t sets[TAWOL_CELL_CLASSES])
-{
-    memset(sets, 0, TAWOL_CELL_CLASSES * sizeof *sets);
-    for (uint64_t o = b->occupied; o;) {
-        int c = pop_lowest(&o);
-        sets[tawol_cell_class[b->cells[c] & 31]] |= BIT(c);
-    }
 }
 
 void tawol_terms(const TawolBoard *b, const uint64_t sets[TAWOL_CELL_CLASSES], TawolSideTerms terms[2])
