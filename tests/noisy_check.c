@@ -76,8 +76,8 @@ int main(int argc, char **argv)
             for (int i = 0; ok && i < noisy_count; i++)
                 ok = find(all, count, &noisy[i]) == 1 && find(noisy, noisy_count, &noisy[i]) == 1 &&
                      (forced || (noisy[i].flags & (MOVE_NOISY | MOVE_WINS)));
-            /* and in the same order, where the game promises it (ORDERED): then quiescence
-             * searches the same trees whichever generator lists the moves */
+            /* with "ordered", also in the full generator's order: then quiescence searches the
+             * same trees whichever generator lists the moves */
             for (int i = 0, j = 0; ok && ordered && !forced && i < count; i++)
                 if (all[i].flags & (MOVE_NOISY | MOVE_WINS)) ok = same_move(&all[i], &noisy[j++]);
             if (!ok) {
