@@ -366,7 +366,7 @@ int train_main(int argc, char **argv)
             return 1;
         }
         /* what the weaker side did differently: its nodes, its evaluation, or both */
-        char weak[120] = "", weak_nodes[24] = "", weak_weights[64] = "";
+        char weak[160] = "", weak_nodes[24] = "", weak_weights[64] = "";
         if (meta.weak_nodes) snprintf(weak_nodes, sizeof weak_nodes, " %u", meta.weak_nodes);
         if (meta.weak_weights)
             snprintf(weak_weights, sizeof weak_weights, " with weights %016" PRIx64, meta.weak_weights);
