@@ -40,6 +40,12 @@ typedef struct {
     int king_squares, man_squares, patterns, count; /* index of each group, and the total */
     uint8_t window_shift[16][4];                     /* first bit of each row of a region */
     uint64_t window_mask[16];                        /* a region's 8 bits */
+    /* without pext, a region's 8 bits are gathered by one multiplication: shifted down to its
+     * first square and masked (gather_mask, the same for every region of a board), times
+     * gather_magic, they land in the top byte, each of the 256 contents at its own value, which
+     * gathered_base3 turns into the base-3 digits of the region's bits in order (as base3) */
+    uint64_t gather_mask, gather_magic;
+    uint16_t gathered_base3[256], gathered_base3_reversed[256];
     uint64_t rotate[8][256];                         /* the half-turn, one byte of bits at a time */
     uint64_t left_half;                              /* files a.. of the left half */
     bool ready;
@@ -78,6 +84,31 @@ void draughts_eval_init(const DraughtsRules *r)
             }
             g->windows++;
         }
+    /* found by a search over random constants; the check below proves each one a bijection */
+    g->gather_magic = r->size == 10 ? 0x2a01100004080120ull : 0x102008104100440ull;
+    g->gather_mask = 0;
+    for (int j = 0; j < 4; j++) g->gather_mask |= (uint64_t)3 << (g->window_shift[0][j] - g->window_shift[0][0]);
+    bool seen[256] = {false};
+    for (int byte = 0; byte < 256; byte++) {
+        uint64_t bits = 0;
+        for (int j = 0; j < 4; j++) bits |= (uint64_t)((byte >> (2 * j)) & 3) << (g->window_shift[0][j] - g->window_shift[0][0]);
+        int gathered = (int)((bits * g->gather_magic) >> 56);
+        if (seen[gathered]) {
+            fprintf(stderr, "donjon: draughts evaluation: the gather constant of the %dx%d board is not one-to-one\n",
+                    r->size, r->size);
+            abort();
+        }
+        seen[gathered] = true;
+        g->gathered_base3[gathered] = base3[byte];
+        g->gathered_base3_reversed[gathered] = base3_reversed[byte];
+    }
+    for (int w = 1; w < g->windows; w++)
+        for (int j = 0; j < 4; j++)
+            if (g->window_shift[w][j] - g->window_shift[w][0] != g->window_shift[0][j] - g->window_shift[0][0]) {
+                fprintf(stderr, "donjon: draughts evaluation: regions of the %dx%d board differ in shape\n", r->size,
+                        r->size);
+                abort();
+            }
     g->king_squares = SCALARS;
     g->man_squares = g->king_squares + g->squares;
     g->patterns = g->man_squares + g->squares;
@@ -327,11 +358,11 @@ static int draughts_evaluate_fast(const Variant *v, const Position *pos, const v
     uint64_t white_men = white & ~b->kings, black_men = black & ~b->kings;
     uint64_t empty = r->board_mask & ~(white | black);
     int32_t sum[2][2] = {{0, 0}, {0, 0}}; /* [side][phase] */
-#ifndef __BMI2__
-    /* a region's rows start 0, 5, 11 and 16 bits after its first square on 10×10 (0, 4, 9, 13 on
-     * 8×8: its top row is even, so one ghost bit lies between its second and third rows) */
-    bool large = g->size == 10;
-    int shift1 = large ? 3 : 2, shift2 = large ? 7 : 5, shift3 = large ? 10 : 7;
+#ifdef __BMI2__
+    const uint16_t *digits = base3, *digits_reversed = base3_reversed;
+#else
+    const uint16_t *digits = g->gathered_base3, *digits_reversed = g->gathered_base3_reversed;
+    const uint64_t mask = g->gather_mask, magic = g->gather_magic;
 #endif
     for (int w = 0; w < g->windows; w++) {
 #ifdef __BMI2__
@@ -339,17 +370,15 @@ static int draughts_evaluate_fast(const Variant *v, const Position *pos, const v
          * the Makefile leaves BMI2 out where it is microcoded) */
         int white8 = (int)_pext_u64(white_men, g->window_mask[w]), black8 = (int)_pext_u64(black_men, g->window_mask[w]);
 #else
-        uint64_t white_bits = white_men >> g->window_shift[w][0], black_bits = black_men >> g->window_shift[w][0];
-        int white8 = (int)((white_bits & 3) | ((white_bits >> shift1) & 0xC) | ((white_bits >> shift2) & 0x30) |
-                           ((white_bits >> shift3) & 0xC0));
-        int black8 = (int)((black_bits & 3) | ((black_bits >> shift1) & 0xC) | ((black_bits >> shift2) & 0x30) |
-                           ((black_bits >> shift3) & 0xC0));
+        int shift = g->window_shift[w][0];
+        int white8 = (int)((((white_men >> shift) & mask) * magic) >> 56);
+        int black8 = (int)((((black_men >> shift) & mask) * magic) >> 56);
 #endif
         if (p->has_difference)
-            add_pair(sum[SIDE_WHITE], p->difference[w][base3[white8] + 2 * base3[black8]], 1);
+            add_pair(sum[SIDE_WHITE], p->difference[w][digits[white8] + 2 * digits[black8]], 1);
         else {
-            add_pair(sum[SIDE_WHITE], p->region[w][base3[white8] + 2 * base3[black8]], 1);
-            add_pair(sum[SIDE_BLACK], p->region[p->mirror[w]][base3_reversed[black8] + 2 * base3_reversed[white8]], 1);
+            add_pair(sum[SIDE_WHITE], p->region[w][digits[white8] + 2 * digits[black8]], 1);
+            add_pair(sum[SIDE_BLACK], p->region[p->mirror[w]][digits_reversed[black8] + 2 * digits_reversed[white8]], 1);
         }
     }
     /* king mobility counts free squares along lines: the same from either side's view */
