@@ -358,6 +358,8 @@ static int draughts_evaluate_fast(const Variant *v, const Position *pos, const v
     uint64_t white_men = white & ~b->kings, black_men = black & ~b->kings;
     uint64_t empty = r->board_mask & ~(white | black);
     int32_t sum[2][2] = {{0, 0}, {0, 0}}; /* [side][phase] */
+    /* a colour's code of a region: its 8 bits in order (pext), or their gathered value; digits
+     * turns either into the region's base-3 digits */
 #ifdef __BMI2__
     const uint16_t *digits = base3, *digits_reversed = base3_reversed;
 #else
@@ -368,17 +370,19 @@ static int draughts_evaluate_fast(const Variant *v, const Position *pos, const v
 #ifdef __BMI2__
         /* one instruction gathers a region's 8 bits (fast on Intel from Haswell and AMD from Zen 3;
          * the Makefile leaves BMI2 out where it is microcoded) */
-        int white8 = (int)_pext_u64(white_men, g->window_mask[w]), black8 = (int)_pext_u64(black_men, g->window_mask[w]);
+        int white_code = (int)_pext_u64(white_men, g->window_mask[w]);
+        int black_code = (int)_pext_u64(black_men, g->window_mask[w]);
 #else
         int shift = g->window_shift[w][0];
-        int white8 = (int)((((white_men >> shift) & mask) * magic) >> 56);
-        int black8 = (int)((((black_men >> shift) & mask) * magic) >> 56);
+        int white_code = (int)((((white_men >> shift) & mask) * magic) >> 56);
+        int black_code = (int)((((black_men >> shift) & mask) * magic) >> 56);
 #endif
         if (p->has_difference)
-            add_pair(sum[SIDE_WHITE], p->difference[w][digits[white8] + 2 * digits[black8]], 1);
+            add_pair(sum[SIDE_WHITE], p->difference[w][digits[white_code] + 2 * digits[black_code]], 1);
         else {
-            add_pair(sum[SIDE_WHITE], p->region[w][digits[white8] + 2 * digits[black8]], 1);
-            add_pair(sum[SIDE_BLACK], p->region[p->mirror[w]][digits_reversed[black8] + 2 * digits_reversed[white8]], 1);
+            add_pair(sum[SIDE_WHITE], p->region[w][digits[white_code] + 2 * digits[black_code]], 1);
+            add_pair(sum[SIDE_BLACK],
+                     p->region[p->mirror[w]][digits_reversed[black_code] + 2 * digits_reversed[white_code]], 1);
         }
     }
     /* king mobility counts free squares along lines: the same from either side's view */
