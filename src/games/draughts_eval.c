@@ -86,12 +86,17 @@ void draughts_eval_init(const DraughtsRules *r)
         }
     /* found by a search over random constants; the check below proves each one a bijection */
     g->gather_magic = r->size == 10 ? 0x2a01100004080120ull : 0x102008104100440ull;
+    /* each row of a region from its first square, in bits (the first region's; all are checked alike below) */
+    int row_offset[4];
     g->gather_mask = 0;
-    for (int j = 0; j < 4; j++) g->gather_mask |= (uint64_t)3 << (g->window_shift[0][j] - g->window_shift[0][0]);
+    for (int j = 0; j < 4; j++) {
+        row_offset[j] = g->window_shift[0][j] - g->window_shift[0][0];
+        g->gather_mask |= (uint64_t)3 << row_offset[j];
+    }
     bool seen[256] = {false};
     for (int byte = 0; byte < 256; byte++) {
         uint64_t bits = 0;
-        for (int j = 0; j < 4; j++) bits |= (uint64_t)((byte >> (2 * j)) & 3) << (g->window_shift[0][j] - g->window_shift[0][0]);
+        for (int j = 0; j < 4; j++) bits |= (uint64_t)((byte >> (2 * j)) & 3) << row_offset[j];
         int gathered = (int)((bits * g->gather_magic) >> 56);
         if (seen[gathered]) {
             fprintf(stderr, "donjon: draughts evaluation: the gather constant of the %dx%d board is not one-to-one\n",
@@ -104,7 +109,7 @@ void draughts_eval_init(const DraughtsRules *r)
     }
     for (int w = 1; w < g->windows; w++)
         for (int j = 0; j < 4; j++)
-            if (g->window_shift[w][j] - g->window_shift[w][0] != g->window_shift[0][j] - g->window_shift[0][0]) {
+            if (g->window_shift[w][j] - g->window_shift[w][0] != row_offset[j]) {
                 fprintf(stderr, "donjon: draughts evaluation: regions of the %dx%d board differ in shape\n", r->size,
                         r->size);
                 abort();
