@@ -57,8 +57,14 @@ build/noisy-check: tests/noisy_check.c $(SOURCES) $(HEADERS)
 	@mkdir -p build
 	$(CC) $(CFLAGS_BASE) -O2 tests/noisy_check.c $(filter-out src/main.c,$(SOURCES)) -o $@ $(LDLIBS)
 
+# each game's incremental evaluation checked against its evaluation from scratch
+build/accumulate-check: tests/accumulate_check.c $(SOURCES) $(HEADERS)
+	@mkdir -p build
+	$(CC) $(CFLAGS_BASE) -O2 tests/accumulate_check.c $(filter-out src/main.c,$(SOURCES)) -o $@ $(LDLIBS)
+
 # the whole log is kept in build/test.log
-test: donjon build/donjon-asan build/donjon-tsan build/donjon-debug build/egdb-solver build/noisy-check
+test: donjon build/donjon-asan build/donjon-tsan build/donjon-debug build/egdb-solver build/noisy-check \
+      build/accumulate-check
 	set -o pipefail; python3 tests/run_tests.py --engine ./donjon --asan build/donjon-asan --tsan build/donjon-tsan 2>&1 | tee build/test.log
 
 # fuzzing: FUZZ_SECONDS per target (libFuzzer when clang has it, else a seeded random driver)

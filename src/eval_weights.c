@@ -162,13 +162,18 @@ void *eval_weight_pairs(const Variant *v, const int16_t *opening, const int16_t 
     return pairs;
 }
 
+static inline int clamp_score(int score) { return score > SCORE_LIMIT ? SCORE_LIMIT : score < -SCORE_LIMIT ? -SCORE_LIMIT : score; }
+
 int learned_evaluate(const Variant *v, const Position *pos, const EvalWeights *w)
 {
-    if (w->prepared) {
-        int score = v->features->evaluate(v, pos, w->prepared);
-        return score > SCORE_LIMIT ? SCORE_LIMIT : score < -SCORE_LIMIT ? -SCORE_LIMIT : score;
-    }
+    if (w->prepared) return clamp_score(v->features->evaluate(v, pos, w->prepared));
     return learned_evaluate_generic(v, pos, w);
+}
+
+int learned_evaluate_accumulated(const Variant *v, const Position *pos, const EvalWeights *w,
+                                 const EvalAccumulator *acc)
+{
+    return clamp_score(v->features->evaluate_accumulated(v, pos, w->prepared, acc));
 }
 
 int learned_evaluate_generic(const Variant *v, const Position *pos, const EvalWeights *w)

@@ -61,6 +61,14 @@ void eval_weights_init(void);
  * when it has one, else the generic sum (both give the same score). */
 int learned_evaluate(const Variant *v, const Position *pos, const EvalWeights *w);
 int learned_evaluate_generic(const Variant *v, const Position *pos, const EvalWeights *w);
+/* Whether the search may evaluate with w incrementally (FeatureSet.accumulate), and the score
+ * learned_evaluate would give from pos's accumulator. */
+static inline bool learned_incremental(const Variant *v, const EvalWeights *w)
+{
+    return w && w->prepared && v->features->accumulate;
+}
+int learned_evaluate_accumulated(const Variant *v, const Position *pos, const EvalWeights *w,
+                                 const EvalAccumulator *acc);
 
 /* The evaluation the engine uses: the learned one when w is given, else the hand-set one. */
 static inline int evaluate_position(const Variant *v, const Position *pos, const EvalWeights *w)

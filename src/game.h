@@ -75,6 +75,13 @@ typedef struct {
 #define PHASE_MAX 256       /* phase: 0 = opening .. PHASE_MAX = ending */
 #define SCALE_MAX 256       /* scale: PHASE-like factor of the whole score (drawish material) */
 
+/* What an incremental evaluation keeps for one position of a line (FeatureSet.accumulate):
+ * both phases' sums, and sets of cells the module defines (e.g. the cells of each class). */
+typedef struct EvalAccumulator {
+    int32_t sum[2];
+    uint64_t cells[16];
+} EvalAccumulator;
+
 /*
  * A game's learned-evaluation features (see eval_weights.h for the model): a linear sum over
  * active features of two weights each, one for the opening and one for the ending, blended by
@@ -96,6 +103,15 @@ typedef struct FeatureSet {
      * score the generic sum over extract() would. */
     void *(*prepare)(const Variant *v, const int16_t *opening, const int16_t *ending);
     int (*evaluate)(const Variant *v, const Position *pos, const void *prepared);
+    /* Optional incremental form of the fast path, for the search: accumulate() fills acc with
+     * what the module keeps along a line of play (the part of the sum each cell's content
+     * decides alone, and the like): from the position alone when parent is NULL, else from the
+     * parent position's accumulator by the cells the move changed. evaluate_accumulated()
+     * then gives exactly evaluate()'s score. Both need prepare() to have given tables. */
+    void (*accumulate)(const Variant *v, const Position *pos, const void *prepared, const Position *parent,
+                       const EvalAccumulator *parent_acc, EvalAccumulator *acc);
+    int (*evaluate_accumulated)(const Variant *v, const Position *pos, const void *prepared,
+                                const EvalAccumulator *acc);
 } FeatureSet;
 
 struct Variant {

@@ -44,6 +44,11 @@ struct SearchThread {
     int32_t history[2][CELL_LIMIT][CELL_LIMIT];
     RootMove root_moves[MAX_MOVES];
     uint64_t eval_cache[EVAL_CACHE_SIZE];  /* see cached_evaluation */
+    /* the incremental evaluation's accumulators along the line (see line_evaluation): valid
+     * for stack[ply] where accumulator_valid[ply] */
+    bool incremental;
+    EvalAccumulator accumulators[MAX_PLY + 2];
+    bool accumulator_valid[MAX_PLY + 2];
 };
 
 SearchThread *search_thread_new(int id)
@@ -200,6 +205,7 @@ static inline void push_child(SearchThread *t, int ply, const Move *m)
 {
     t->variant->make_move(t->variant, &t->stack[ply], m, &t->stack[ply + 1]);
     t->keys[t->key_base + ply + 1] = t->stack[ply + 1].key;
+    t->accumulator_valid[ply + 1] = false;
 }
 
 /* The score of a finished game (generate() found no move) for the side to move. */
@@ -210,13 +216,37 @@ static int game_over_score(const SearchThread *t, int ply)
     return winner == t->stack[ply].side ? SCORE_MATE - ply : -SCORE_MATE + ply;
 }
 
-static int cached_evaluation(SearchThread *t, const Position *pos)
+/* The static evaluation of stack[ply]. Incrementally where the game can: the accumulator is
+ * brought up from the nearest position of the line that has one (made only when a position is
+ * evaluated, as most interior nodes never are), or made from the root. */
+static int line_evaluation(SearchThread *t, int ply)
 {
+    const Variant *v = t->variant;
+    const Position *pos = &t->stack[ply];
+    if (!t->incremental) return evaluate_position(v, pos, t->weights);
+    const void *prepared = t->weights->prepared;
+    int from = ply;
+    while (from > 0 && !t->accumulator_valid[from]) from--;
+    if (!t->accumulator_valid[from]) {
+        v->features->accumulate(v, &t->stack[from], prepared, NULL, NULL, &t->accumulators[from]);
+        t->accumulator_valid[from] = true;
+    }
+    for (int p = from + 1; p <= ply; p++) {
+        v->features->accumulate(v, &t->stack[p], prepared, &t->stack[p - 1], &t->accumulators[p - 1],
+                                &t->accumulators[p]);
+        t->accumulator_valid[p] = true;
+    }
+    return learned_evaluate_accumulated(v, pos, t->weights, &t->accumulators[ply]);
+}
+
+static int cached_evaluation(SearchThread *t, int ply)
+{
+    const Position *pos = &t->stack[ply];
     const uint64_t value_mask = (1ull << EVAL_CACHE_VALUE_BITS) - 1, offset = 1ull << (EVAL_CACHE_VALUE_BITS - 1);
     uint64_t *slot = &t->eval_cache[pos->key & (EVAL_CACHE_SIZE - 1)];
     uint64_t entry = *slot;
     if (entry && (entry & ~value_mask) == (pos->key & ~value_mask)) return (int)((entry & value_mask) - offset);
-    int score = evaluate_position(t->variant, pos, t->weights);
+    int score = line_evaluation(t, ply);
     *slot = (pos->key & ~value_mask) | (((uint64_t)score + offset) & value_mask);
     return score;
 }
@@ -246,7 +276,7 @@ static int quiescence(SearchThread *t, int ply, int qply, int alpha, int beta)
         if (count == 0 && forced) return game_over_score(t, ply);
     }
     if (!forced) {
-        best = cached_evaluation(t, pos);
+        best = cached_evaluation(t, ply);
         if (best >= beta) return best;
         if (best > alpha) alpha = best;
     }
@@ -536,6 +566,8 @@ static void prepare_thread(SearchThread *t, SearchShared *s)
     t->key_base = keep;
     t->keys[t->key_base] = s->root.key;
     t->stack[0] = s->root;
+    t->incremental = learned_incremental(t->variant, t->weights);
+    t->accumulator_valid[0] = false;
 
     Move legal[MAX_MOVES];
     int count = s->variant->generate(s->variant, &s->root, legal);

@@ -271,6 +271,24 @@ def a_shard_of_a_killed_run_is_salvaged(ctx):
     shutil.rmtree(work)
 
 
+@test("learning", sanitizers=False)
+def incremental_evaluation_is_the_evaluation_from_scratch(ctx):
+    # tests/accumulate_check.c: along random games, the accumulator the search carries from move
+    # to move equals the one made from the position alone, and so do the scores
+    checker = os.path.join(ROOT, "build", "accumulate-check")
+    if not os.path.exists(checker):
+        subprocess.run(["make", "-C", ROOT, "build/accumulate-check"], check=True, capture_output=True)
+    incremental = 0
+    for variant in TRAINED:
+        done = subprocess.run([checker, variant, "100", "3"], capture_output=True, text=True, timeout=300)
+        check(done.returncode == 0 and done.stdout.split()[0] in ("ok", "none"),
+              "%s: %s %s" % (variant, done.stdout, done.stderr))
+        if done.stdout.startswith("ok "):
+            incremental += 1
+            check(int(done.stdout.split()[1]) >= 5000, "%s: only %s" % (variant, done.stdout))
+    check(incremental >= 1, "no game has an incremental evaluation")
+
+
 @test("learning")
 def fast_evaluation_is_the_feature_sum_along_random_games(ctx):
     # `eval` prints the fast evaluation (folded tables, incremental or packed reads) and the plain

@@ -407,7 +407,11 @@ static int draughts_evaluate_fast(const Variant *v, const Position *pos, const v
 }
 
 /* 8 scalars, 32 + 32 squares, 9 regions: 59,121 weights; 8 + 50 + 50 + 16 regions: 105,084 */
-const FeatureSet draughts8_features = {"draughts8-regions-v1", 8 + 32 + 32 + 9 * PATTERN_STATES, draughts_extract,
-                                       draughts_initial, draughts_describe, draughts_prepare, draughts_evaluate_fast};
-const FeatureSet draughts10_features = {"draughts10-regions-v1", 8 + 50 + 50 + 16 * PATTERN_STATES, draughts_extract,
-                                        draughts_initial, draughts_describe, draughts_prepare, draughts_evaluate_fast};
+const FeatureSet draughts8_features = {.name = "draughts8-regions-v1", .count = 8 + 32 + 32 + 9 * PATTERN_STATES,
+                                       .extract = draughts_extract, .initial = draughts_initial,
+                                       .describe = draughts_describe, .prepare = draughts_prepare,
+                                       .evaluate = draughts_evaluate_fast};
+const FeatureSet draughts10_features = {.name = "draughts10-regions-v1", .count = 8 + 50 + 50 + 16 * PATTERN_STATES,
+                                        .extract = draughts_extract, .initial = draughts_initial,
+                                        .describe = draughts_describe, .prepare = draughts_prepare,
+                                        .evaluate = draughts_evaluate_fast};

@@ -124,6 +124,7 @@ static void ecroulement_describe(const Variant *v, int index, char *out, size_t 
         snprintf(out, len, "window state %d", index - WINDOWS);
 }
 
-const FeatureSet ecroulement_features = {"ecroulement-windows-v1", FEATURE_COUNT,     ecroulement_extract,
-                                         ecroulement_initial,      ecroulement_describe, eval_weight_pairs,
-                                         ecroulement_evaluate_fast};
+const FeatureSet ecroulement_features = {.name = "ecroulement-windows-v1", .count = FEATURE_COUNT,
+                                         .extract = ecroulement_extract, .initial = ecroulement_initial,
+                                         .describe = ecroulement_describe, .prepare = eval_weight_pairs,
+                                         .evaluate = ecroulement_evaluate_fast};

@@ -161,5 +161,7 @@ static void gounki_describe(const Variant *v, int index, char *out, size_t len)
                  (index - WINDOWS) % WINDOW_STATES);
 }
 
-const FeatureSet gounki_features = {"gounki-windows-v1", FEATURE_COUNT, gounki_extract,   gounki_initial,
-                                    gounki_describe,     eval_weight_pairs, gounki_evaluate_fast};
+const FeatureSet gounki_features = {.name = "gounki-windows-v1", .count = FEATURE_COUNT,
+                                    .extract = gounki_extract, .initial = gounki_initial,
+                                    .describe = gounki_describe, .prepare = eval_weight_pairs,
+                                    .evaluate = gounki_evaluate_fast};

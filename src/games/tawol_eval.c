@@ -200,43 +200,102 @@ too_large:
     return NULL;
 }
 
-static int tawol_evaluate_folded(const Variant *v, const Position *pos, const void *prepared)
+/* White's window code of the 2x2 window whose lower left cell is c. */
+static inline int window_code(const TawolBoard *b, int c)
+{
+    return white_window_state[b->cells[c] & 31] + 7 * white_window_state[b->cells[c + 1] & 31] +
+           49 * white_window_state[b->cells[c + 8] & 31] + 343 * white_window_state[b->cells[c + 9] & 31];
+}
+
+/* The accumulator (FeatureSet.accumulate): White's sum of the cell and window weights, and the
+ * board's class sets (tawol_class_sets) the terms read. From a parent, only the cells whose
+ * content changed and the windows holding them are read again. */
+static void tawol_accumulate(const Variant *v, const Position *pos, const void *prepared, const Position *parent,
+                             const EvalAccumulator *parent_acc, EvalAccumulator *acc)
 {
     (void)v;
     const Folded *f = prepared;
     const TawolBoard *b = CBOARD(pos);
-    int32_t white[2] = {0, 0};
-    uint8_t state[64 + 9];
-    memset(state, 0, sizeof state);
-    /* one pass over the cells: their weights, window states and the terms' class sets */
-    uint64_t sets[TAWOL_CELL_CLASSES] = {0};
-    for (uint64_t o = b->occupied; o;) {
-        int c = pop_lowest(&o);
-        int byte = b->cells[c] & 31;
-        state[c] = white_window_state[byte];
-        sets[tawol_cell_class[byte]] |= BIT(c);
-        white[0] += f->cell[c][byte].pair[0];
-        white[1] += f->cell[c][byte].pair[1];
+    if (!parent) {
+        int32_t white[2] = {0, 0};
+        uint8_t state[64 + 9];
+        memset(state, 0, sizeof state);
+        memset(acc->cells, 0, sizeof acc->cells);
+        for (uint64_t o = b->occupied; o;) {
+            int c = pop_lowest(&o);
+            int byte = b->cells[c] & 31;
+            state[c] = white_window_state[byte];
+            acc->cells[tawol_cell_class[byte]] |= BIT(c);
+            white[0] += f->cell[c][byte].pair[0];
+            white[1] += f->cell[c][byte].pair[1];
+        }
+        uint64_t occupied = b->occupied;
+        uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
+        while (corners) {
+            int c = pop_lowest(&corners);
+            /* the window's lower and upper pairs of cells, each read as one word */
+            uint16_t low, high;
+            memcpy(&low, state + c, 2);
+            memcpy(&high, state + c + 8, 2);
+            int code = pair_code[low] + 49 * pair_code[high];
+            white[0] += f->window[c >> 3][code].pair[0];
+            white[1] += f->window[c >> 3][code].pair[1];
+        }
+        acc->sum[0] = white[0];
+        acc->sum[1] = white[1];
+        return;
     }
+    const TawolBoard *before = CBOARD(parent);
+    *acc = *parent_acc;
+    /* the changed cells, eight at a time */
+    uint64_t changed = 0;
+    for (int word = 0; word < 8; word++) {
+        uint64_t now, then;
+        memcpy(&now, b->cells + 8 * word, 8);
+        memcpy(&then, before->cells + 8 * word, 8);
+        for (uint64_t diff = (now ^ then) & 0x1f1f1f1f1f1f1f1full; diff;) {
+            int byte = __builtin_ctzll(diff) >> 3;
+            changed |= BIT(8 * word + byte);
+            diff &= ~(0xffull << (8 * byte));
+        }
+    }
+    for (uint64_t m = changed; m;) {
+        int c = pop_lowest(&m);
+        int old = before->cells[c] & 31, now = b->cells[c] & 31;
+        acc->sum[0] += f->cell[c][now].pair[0] - f->cell[c][old].pair[0];
+        acc->sum[1] += f->cell[c][now].pair[1] - f->cell[c][old].pair[1];
+        if (old) acc->cells[tawol_cell_class[old]] &= ~BIT(c);
+        if (now) acc->cells[tawol_cell_class[now]] |= BIT(c);
+    }
+    /* the windows holding a changed cell (an empty window's weight is zero) */
+    for (uint64_t corners = (changed | changed >> 1 | changed >> 8 | changed >> 9) & WINDOW_CORNERS; corners;) {
+        int c = pop_lowest(&corners);
+        const WeightPair *row = f->window[c >> 3];
+        int old = window_code(before, c), now = window_code(b, c);
+        acc->sum[0] += row[now].pair[0] - row[old].pair[0];
+        acc->sum[1] += row[now].pair[1] - row[old].pair[1];
+    }
+}
+
+static int tawol_evaluate_accumulated(const Variant *v, const Position *pos, const void *prepared,
+                                      const EvalAccumulator *acc)
+{
+    (void)v;
+    const Folded *f = prepared;
     FeatureSink sink = {.weights = f->scalar};
     int phase, scale;
-    visit_scalars(pos, sets, &sink, true, &phase, &scale);
-    uint64_t occupied = b->occupied;
-    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
-    while (corners) {
-        int c = pop_lowest(&corners);
-        /* the window's lower and upper pairs of cells, each read as one word */
-        uint16_t low, high;
-        memcpy(&low, state + c, 2);
-        memcpy(&high, state + c + 8, 2);
-        int code = pair_code[low] + 49 * pair_code[high];
-        white[0] += f->window[c >> 3][code].pair[0];
-        white[1] += f->window[c >> 3][code].pair[1];
-    }
+    visit_scalars(pos, acc->cells, &sink, true, &phase, &scale);
     int white_sign = pos->side == SIDE_WHITE ? 1 : -1;
-    sink.sum[0] += white_sign * white[0];
-    sink.sum[1] += white_sign * white[1];
+    sink.sum[0] += white_sign * acc->sum[0];
+    sink.sum[1] += white_sign * acc->sum[1];
     return feature_sink_score(&sink, phase, scale);
+}
+
+static int tawol_evaluate_folded(const Variant *v, const Position *pos, const void *prepared)
+{
+    EvalAccumulator acc;
+    tawol_accumulate(v, pos, prepared, NULL, NULL, &acc);
+    return tawol_evaluate_accumulated(v, pos, prepared, &acc);
 }
 
 void tawol_eval_init(void)
@@ -281,5 +340,8 @@ static void tawol_describe(const Variant *v, int index, char *out, size_t len)
         snprintf(out, len, "window row %d state %d", (index - WINDOWS) / WINDOW_STATES, (index - WINDOWS) % WINDOW_STATES);
 }
 
-const FeatureSet tawol_features = {"tawol-windows-v2", FEATURE_COUNT,    tawol_extract,      tawol_initial,
-                                   tawol_describe,     tawol_prepare,     tawol_evaluate_folded};
+const FeatureSet tawol_features = {.name = "tawol-windows-v2", .count = FEATURE_COUNT,
+                                   .extract = tawol_extract, .initial = tawol_initial,
+                                   .describe = tawol_describe, .prepare = tawol_prepare,
+                                   .evaluate = tawol_evaluate_folded, .accumulate = tawol_accumulate,
+                                   .evaluate_accumulated = tawol_evaluate_accumulated};
