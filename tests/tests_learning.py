@@ -280,7 +280,7 @@ def incremental_evaluation_is_the_evaluation_from_scratch(ctx):
         subprocess.run(["make", "-C", ROOT, "build/accumulate-check"], check=True, capture_output=True)
     incremental = 0
     for variant in TRAINED:
-        done = subprocess.run([checker, variant, "100", "3"], capture_output=True, text=True, timeout=300)
+        done = subprocess.run([checker, variant, "200", "3"], capture_output=True, text=True, timeout=300)
         check(done.returncode == 0 and done.stdout.split()[0] in ("ok", "none"),
               "%s: %s %s" % (variant, done.stdout, done.stderr))
         if done.stdout.startswith("ok "):

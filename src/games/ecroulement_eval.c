@@ -45,10 +45,22 @@ static inline int cell_state(int height, int viewer)
 static uint16_t black_code[WINDOW_STATES]; /* Black's code of the four cells of a White code */
 static const uint8_t other_side_state[11] = {0, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5};
 
-/* The features of pos from the side to move, into the sink (see feature_sink.h). */
-static inline __attribute__((always_inline)) void visit_features(const Variant *v, const Position *pos,
-                                                                FeatureSink *sink, const bool summing, int *phase,
-                                                                int *scale)
+/* The stack-square feature of a cell in White state s (not empty), and its value in White's
+ * view: +1 for a White stack on its cell, -1 for a Black one on the turned cell. */
+static inline int cell_feature(int c, int white_state, int *white_value)
+{
+    if (white_state <= BANDS) {
+        *white_value = 1;
+        return STACK_SQUARES + (white_state - 1) * 64 + c;
+    }
+    *white_value = -1;
+    return STACK_SQUARES + (white_state - 6) * 64 + 63 - c;
+}
+
+/* The scalar features (the terms) of pos from the side to move, into the sink; the phase. */
+static inline __attribute__((always_inline)) void visit_scalars(const Variant *v, const Position *pos,
+                                                               FeatureSink *sink, const bool summing, int *phase,
+                                                               int *scale)
 {
     const CollapseRules *r = v->rules;
     const CollapseBoard *b = (const CollapseBoard *)pos->board;
@@ -64,9 +76,20 @@ static inline __attribute__((always_inline)) void visit_features(const Variant *
     if (theirs.mobility <= 2) feature_emit(sink, summing, F_THEY_ARE_STUCK, 3 - theirs.mobility);
     if (mine.mobility <= 2) feature_emit(sink, summing, F_WE_ARE_STUCK, 3 - mine.mobility);
     feature_emit(sink, summing, F_ADVANCE, mine.advance - theirs.advance);
+    int pawns = mine.pawns + theirs.pawns;
+    *phase = pawns >= 2 * PAWNS_EACH ? 0 : (2 * PAWNS_EACH - pawns) * PHASE_MAX / (2 * PAWNS_EACH);
+    *scale = SCALE_MAX;
+}
 
+/* The features of pos from the side to move, into the sink (see feature_sink.h). */
+static inline __attribute__((always_inline)) void visit_features(const Variant *v, const Position *pos,
+                                                                FeatureSink *sink, const bool summing, int *phase,
+                                                                int *scale)
+{
+    visit_scalars(v, pos, sink, summing, phase, scale);
+    const CollapseBoard *b = (const CollapseBoard *)pos->board;
     /* stack squares in each side's own view (Black's board turned), and White's window states */
-    int white_sign = us == SIDE_WHITE ? 1 : -1;
+    int white_sign = pos->side == SIDE_WHITE ? 1 : -1;
     uint8_t state[64 + 9];
     memset(state, 0, sizeof state);
     uint64_t occupied = b->occupied[0] | b->occupied[1];
@@ -74,25 +97,90 @@ static inline __attribute__((always_inline)) void visit_features(const Variant *
         int c = pop_lowest(&o);
         int white_state = cell_state(b->height[c], SIDE_WHITE);
         state[c] = (uint8_t)white_state;
-        if (white_state <= BANDS)
-            feature_emit(sink, summing, STACK_SQUARES + (white_state - 1) * 64 + c, white_sign);
-        else
-            feature_emit(sink, summing, STACK_SQUARES + (white_state - 6) * 64 + 63 - c, -white_sign);
+        int value, index = cell_feature(c, white_state, &value);
+        feature_emit(sink, summing, index, value * white_sign);
     }
     /* windows holding a pawn; Black reads White's window turned, its cells backwards */
-    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
+    uint64_t corners = window_corners_of(occupied);
     while (corners) {
         int c = pop_lowest(&corners);
         int code = state[c] + 11 * state[c + 1] + 121 * state[c + 8] + 1331 * state[c + 9];
         feature_emit(sink, summing, WINDOWS + code, white_sign);
         feature_emit(sink, summing, WINDOWS + black_code[code], -white_sign);
     }
-    int pawns = mine.pawns + theirs.pawns;
-    *phase = pawns >= 2 * PAWNS_EACH ? 0 : (2 * PAWNS_EACH - pawns) * PHASE_MAX / (2 * PAWNS_EACH);
-    *scale = SCALE_MAX;
 }
 
 FEATURE_SET_ENTRY_POINTS(ecroulement, visit_features)
+
+/* ------------------------------------------------------------------ the incremental path
+ *
+ * The accumulator (FeatureSet.accumulate) holds White's sum of the stack-square and window
+ * weights (prepared is the weight pairs); from a parent, only the changed cells and the windows
+ * holding them are read again. The terms are computed for each evaluation. */
+
+static inline void add_cell(const WeightPair *w, int c, int white_state, int sign, EvalAccumulator *acc)
+{
+    if (!white_state) return;
+    int value, index = cell_feature(c, white_state, &value);
+    acc->sum[0] += sign * value * w[index].pair[0];
+    acc->sum[1] += sign * value * w[index].pair[1];
+}
+
+/* a window in White's view less the same window in Black's (the empty window's is nothing) */
+static inline void add_window(const WeightPair *w, int code, int sign, EvalAccumulator *acc)
+{
+    acc->sum[0] += sign * (w[WINDOWS + code].pair[0] - w[WINDOWS + black_code[code]].pair[0]);
+    acc->sum[1] += sign * (w[WINDOWS + code].pair[1] - w[WINDOWS + black_code[code]].pair[1]);
+}
+
+static inline int window_code(const CollapseBoard *b, int c)
+{
+    return cell_state(b->height[c], SIDE_WHITE) + 11 * cell_state(b->height[c + 1], SIDE_WHITE) +
+           121 * cell_state(b->height[c + 8], SIDE_WHITE) + 1331 * cell_state(b->height[c + 9], SIDE_WHITE);
+}
+
+static void ecroulement_accumulate(const Variant *v, const Position *pos, const void *prepared,
+                                   const Position *parent, const EvalAccumulator *parent_acc, EvalAccumulator *acc)
+{
+    (void)v;
+    const WeightPair *w = prepared;
+    const CollapseBoard *b = CBOARD(pos);
+    if (!parent) {
+        memset(acc, 0, sizeof *acc);
+        uint64_t occupied = b->occupied[0] | b->occupied[1];
+        for (uint64_t o = occupied; o;) {
+            int c = pop_lowest(&o);
+            add_cell(w, c, cell_state(b->height[c], SIDE_WHITE), 1, acc);
+        }
+        for (uint64_t corners = window_corners_of(occupied); corners;) add_window(w, window_code(b, pop_lowest(&corners)), 1, acc);
+        return;
+    }
+    const CollapseBoard *before = CBOARD(parent);
+    *acc = *parent_acc;
+    uint64_t changed = changed_cells(b->height, before->height, 0xff);
+    for (uint64_t m = changed; m;) {
+        int c = pop_lowest(&m);
+        add_cell(w, c, cell_state(before->height[c], SIDE_WHITE), -1, acc);
+        add_cell(w, c, cell_state(b->height[c], SIDE_WHITE), 1, acc);
+    }
+    for (uint64_t corners = window_corners_of(changed); corners;) {
+        int c = pop_lowest(&corners);
+        add_window(w, window_code(before, c), -1, acc);
+        add_window(w, window_code(b, c), 1, acc);
+    }
+}
+
+static int ecroulement_evaluate_accumulated(const Variant *v, const Position *pos, const void *prepared,
+                                            const EvalAccumulator *acc)
+{
+    FeatureSink sink = {.weights = prepared};
+    int phase, scale;
+    visit_scalars(v, pos, &sink, true, &phase, &scale);
+    int white_sign = pos->side == SIDE_WHITE ? 1 : -1;
+    sink.sum[0] += white_sign * acc->sum[0];
+    sink.sum[1] += white_sign * acc->sum[1];
+    return feature_sink_score(&sink, phase, scale);
+}
 
 void ecroulement_eval_init(void)
 {
@@ -127,4 +215,6 @@ static void ecroulement_describe(const Variant *v, int index, char *out, size_t 
 const FeatureSet ecroulement_features = {.name = "ecroulement-windows-v1", .count = FEATURE_COUNT,
                                          .extract = ecroulement_extract, .initial = ecroulement_initial,
                                          .describe = ecroulement_describe, .prepare = eval_weight_pairs,
-                                         .evaluate = ecroulement_evaluate_fast};
+                                         .evaluate = ecroulement_evaluate_fast,
+                                         .accumulate = ecroulement_accumulate,
+                                         .evaluate_accumulated = ecroulement_evaluate_accumulated};

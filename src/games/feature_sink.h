@@ -8,6 +8,8 @@
 #define DONJON_FEATURE_SINK_H
 #include "../eval_weights.h"
 
+#include <string.h>
+
 typedef struct {
     Feature *list;             /* listing: the features so far */
     int count;
@@ -45,6 +47,30 @@ static inline void feature_starting_weights(float *opening, float *ending, int c
 
 /* The lower left corners of the 49 2×2 windows of an 8×8 board (files a–g, rows 1–7). */
 #define WINDOW_CORNERS 0x007F7F7F7F7F7F7Full
+
+/* The cells whose byte differs between two 64-cell boards, within `mask` of each byte (the
+ * bits that say what a cell holds): what an incremental evaluation reads again after a move. */
+static inline uint64_t changed_cells(const void *now, const void *then, uint8_t mask)
+{
+    uint64_t changed = 0, byte_mask = 0x0101010101010101ull * mask;
+    for (int word = 0; word < 8; word++) {
+        uint64_t a, b;
+        memcpy(&a, (const uint8_t *)now + 8 * word, 8);
+        memcpy(&b, (const uint8_t *)then + 8 * word, 8);
+        for (uint64_t diff = (a ^ b) & byte_mask; diff;) {
+            int byte = __builtin_ctzll(diff) >> 3;
+            changed |= 1ull << (8 * word + byte);
+            diff &= ~(0xffull << (8 * byte));
+        }
+    }
+    return changed;
+}
+
+/* The lower left corners of the 2×2 windows that hold a cell of the set. */
+static inline uint64_t window_corners_of(uint64_t cells)
+{
+    return (cells | cells >> 1 | cells >> 8 | cells >> 9) & WINDOW_CORNERS;
+}
 
 /* For 2×2 windows coded a + k·b + k²·c + k³·d (k cell states; a, b the lower cells from left to
  * right, c, d the upper ones, read from White's side): the code of the same window from

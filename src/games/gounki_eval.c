@@ -58,12 +58,34 @@ static WindowPlace window_place[64];
 static uint16_t mirrored_code[625];      /* the code read right to left */
 static uint16_t black_code[625];         /* Black's plain code of the same four cells */
 
-/* The features of pos from the side to move, into the sink (see feature_sink.h). */
-static inline __attribute__((always_inline)) void visit_features(const Variant *v, const Position *pos,
-                                                                FeatureSink *sink,
-                                                                const bool summing, int *phase, int *scale)
+/* The stack-square feature of a side's stack on cell c, seen from that side (Black's board
+ * turned); its value is +1 for White, -1 for Black in White's view. */
+static inline int stack_feature(int side, uint8_t stack, int c)
 {
-    (void)v;
+    return STACK_SQUARES + composition(stack) * 64 + (side == SIDE_WHITE ? c : 63 - c);
+}
+
+/* A cell's window state from White's side (see above). */
+static inline int white_state(const GounkiBoard *b, int c)
+{
+    if (!((b->occupied[0] | b->occupied[1]) & BIT(c))) return 0;
+    return ((b->occupied[SIDE_WHITE] & BIT(c)) ? 1 : 3) + (stack_size(b->cells[c]) > 1);
+}
+
+/* The window features of White's window code at corner c: White's and Black's (value +1 and -1
+ * in White's view). */
+static inline void window_features(int c, int code, int *white_index, int *black_index)
+{
+    const WindowPlace *place = &window_place[c];
+    int black = black_code[code];
+    *white_index = place->white_base + (place->white_mirrored ? mirrored_code[code] : code);
+    *black_index = place->black_base + (place->black_mirrored ? mirrored_code[black] : black);
+}
+
+/* The scalar features (the terms) of pos from the side to move, into the sink; the phase. */
+static inline __attribute__((always_inline)) void visit_scalars(const Position *pos, FeatureSink *sink,
+                                                               const bool summing, int *phase, int *scale)
+{
     const GounkiBoard *b = CBOARD(pos);
     int us = pos->side;
     GounkiSideTerms terms[2];
@@ -82,7 +104,20 @@ static inline __attribute__((always_inline)) void visit_features(const Variant *
     if (ours && !pos->extra_turns) feature_emit(sink, summing, F_OWN_THREAT, 1);
     if (theirs == 1) feature_emit(sink, summing, F_THEIR_THREAT, 1);
     if (theirs >= 2) feature_emit(sink, summing, F_THEIR_THREATS, 1);
+    int pieces = b->pieces[0] + b->pieces[1];
+    *phase = pieces >= 32 ? 0 : (32 - pieces) * PHASE_MAX / 32;
+    *scale = SCALE_MAX;
+}
 
+/* The features of pos from the side to move, into the sink (see feature_sink.h). */
+static inline __attribute__((always_inline)) void visit_features(const Variant *v, const Position *pos,
+                                                                FeatureSink *sink,
+                                                                const bool summing, int *phase, int *scale)
+{
+    (void)v;
+    visit_scalars(pos, sink, summing, phase, scale);
+    const GounkiBoard *b = CBOARD(pos);
+    int us = pos->side;
     /* each side's stacks on their cells in its own view (Black's board is turned), and the
      * cells' window states from White's side */
     int white_sign = us == SIDE_WHITE ? 1 : -1;
@@ -93,28 +128,91 @@ static inline __attribute__((always_inline)) void visit_features(const Variant *
         for (uint64_t own = b->occupied[side]; own;) {
             int c = pop_lowest(&own);
             uint8_t stack = b->cells[c];
-            int view_cell = side == SIDE_WHITE ? c : 63 - c;
-            feature_emit(sink, summing, STACK_SQUARES + composition(stack) * 64 + view_cell,
-                         side == SIDE_WHITE ? white_sign : -white_sign);
+            feature_emit(sink, summing, stack_feature(side, stack, c), side == SIDE_WHITE ? white_sign : -white_sign);
             state[c] = (uint8_t)((side == SIDE_WHITE ? 1 : 3) + (stack_size(stack) > 1));
         }
     /* the windows holding a piece: their lower left corners are the occupied cells and the
      * cells left of, below and below-left of them */
-    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
+    uint64_t corners = window_corners_of(occupied);
     while (corners) {
         int c = pop_lowest(&corners);
         int code = state[c] + 5 * state[c + 1] + 25 * state[c + 8] + 125 * state[c + 9];
-        const WindowPlace *place = &window_place[c];
-        int black = black_code[code];
-        feature_emit(sink, summing, place->white_base + (place->white_mirrored ? mirrored_code[code] : code), white_sign);
-        feature_emit(sink, summing, place->black_base + (place->black_mirrored ? mirrored_code[black] : black), -white_sign);
+        int white_index, black_index;
+        window_features(c, code, &white_index, &black_index);
+        feature_emit(sink, summing, white_index, white_sign);
+        feature_emit(sink, summing, black_index, -white_sign);
     }
-    int pieces = b->pieces[0] + b->pieces[1];
-    *phase = pieces >= 32 ? 0 : (32 - pieces) * PHASE_MAX / 32;
-    *scale = SCALE_MAX;
 }
 
 FEATURE_SET_ENTRY_POINTS(gounki, visit_features)
+
+/* ------------------------------------------------------------------ the incremental path
+ *
+ * The accumulator (FeatureSet.accumulate) holds White's sum of the stack-square and window
+ * weights (prepared is the weight pairs); from a parent, only the cells whose stack changed
+ * and the windows holding them are read again. The terms are computed for each evaluation. */
+
+static inline void add_stack(const WeightPair *w, const GounkiBoard *b, int c, int sign, EvalAccumulator *acc)
+{
+    int side = (b->occupied[SIDE_WHITE] & BIT(c)) ? SIDE_WHITE : (b->occupied[SIDE_BLACK] & BIT(c)) ? SIDE_BLACK : -1;
+    if (side < 0) return;
+    int index = stack_feature(side, b->cells[c], c);
+    if (side == SIDE_BLACK) sign = -sign;
+    acc->sum[0] += sign * w[index].pair[0];
+    acc->sum[1] += sign * w[index].pair[1];
+}
+
+static inline void add_window(const WeightPair *w, const GounkiBoard *b, int c, int sign, EvalAccumulator *acc)
+{
+    int code = white_state(b, c) + 5 * white_state(b, c + 1) + 25 * white_state(b, c + 8) + 125 * white_state(b, c + 9);
+    if (!code) return; /* the empty window has no weight */
+    int white_index, black_index;
+    window_features(c, code, &white_index, &black_index);
+    acc->sum[0] += sign * (w[white_index].pair[0] - w[black_index].pair[0]);
+    acc->sum[1] += sign * (w[white_index].pair[1] - w[black_index].pair[1]);
+}
+
+static void gounki_accumulate(const Variant *v, const Position *pos, const void *prepared, const Position *parent,
+                              const EvalAccumulator *parent_acc, EvalAccumulator *acc)
+{
+    (void)v;
+    const WeightPair *w = prepared;
+    const GounkiBoard *b = CBOARD(pos);
+    uint64_t occupied = b->occupied[0] | b->occupied[1];
+    if (!parent) {
+        memset(acc, 0, sizeof *acc);
+        for (uint64_t o = occupied; o;) add_stack(w, b, pop_lowest(&o), 1, acc);
+        for (uint64_t corners = window_corners_of(occupied); corners;) add_window(w, b, pop_lowest(&corners), 1, acc);
+        return;
+    }
+    const GounkiBoard *before = CBOARD(parent);
+    *acc = *parent_acc;
+    uint64_t changed = changed_cells(b->cells, before->cells, 0xff) | (b->occupied[0] ^ before->occupied[0]) |
+                       (b->occupied[1] ^ before->occupied[1]);
+    for (uint64_t m = changed; m;) {
+        int c = pop_lowest(&m);
+        add_stack(w, before, c, -1, acc);
+        add_stack(w, b, c, 1, acc);
+    }
+    for (uint64_t corners = window_corners_of(changed); corners;) {
+        int c = pop_lowest(&corners);
+        add_window(w, before, c, -1, acc);
+        add_window(w, b, c, 1, acc);
+    }
+}
+
+static int gounki_evaluate_accumulated(const Variant *v, const Position *pos, const void *prepared,
+                                       const EvalAccumulator *acc)
+{
+    (void)v;
+    FeatureSink sink = {.weights = prepared};
+    int phase, scale;
+    visit_scalars(pos, &sink, true, &phase, &scale);
+    int white_sign = pos->side == SIDE_WHITE ? 1 : -1;
+    sink.sum[0] += white_sign * acc->sum[0];
+    sink.sum[1] += white_sign * acc->sum[1];
+    return feature_sink_score(&sink, phase, scale);
+}
 
 void gounki_eval_init(void)
 {
@@ -164,4 +262,5 @@ static void gounki_describe(const Variant *v, int index, char *out, size_t len)
 const FeatureSet gounki_features = {.name = "gounki-windows-v1", .count = FEATURE_COUNT,
                                     .extract = gounki_extract, .initial = gounki_initial,
                                     .describe = gounki_describe, .prepare = eval_weight_pairs,
-                                    .evaluate = gounki_evaluate_fast};
+                                    .evaluate = gounki_evaluate_fast, .accumulate = gounki_accumulate,
+                                    .evaluate_accumulated = gounki_evaluate_accumulated};

@@ -137,7 +137,7 @@ static inline __attribute__((always_inline)) void visit_features(const Variant *
     }
     /* windows holding a piece; Black reads White's window at (row, file) as its own at
      * (6 − row, 6 − file), its cells backwards */
-    uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
+    uint64_t corners = window_corners_of(occupied);
     while (corners) {
         int c = pop_lowest(&corners);
         int code = state[c] + 7 * state[c + 1] + 49 * state[c + 8] + 343 * state[c + 9];
@@ -230,7 +230,7 @@ static void tawol_accumulate(const Variant *v, const Position *pos, const void *
             white[1] += f->cell[c][byte].pair[1];
         }
         uint64_t occupied = b->occupied;
-        uint64_t corners = (occupied | occupied >> 1 | occupied >> 8 | occupied >> 9) & WINDOW_CORNERS;
+        uint64_t corners = window_corners_of(occupied);
         while (corners) {
             int c = pop_lowest(&corners);
             /* the window's lower and upper pairs of cells, each read as one word */
@@ -247,18 +247,7 @@ static void tawol_accumulate(const Variant *v, const Position *pos, const void *
     }
     const TawolBoard *before = CBOARD(parent);
     *acc = *parent_acc;
-    /* the changed cells, eight at a time */
-    uint64_t changed = 0;
-    for (int word = 0; word < 8; word++) {
-        uint64_t now, then;
-        memcpy(&now, b->cells + 8 * word, 8);
-        memcpy(&then, before->cells + 8 * word, 8);
-        for (uint64_t diff = (now ^ then) & 0x1f1f1f1f1f1f1f1full; diff;) {
-            int byte = __builtin_ctzll(diff) >> 3;
-            changed |= BIT(8 * word + byte);
-            diff &= ~(0xffull << (8 * byte));
-        }
-    }
+    uint64_t changed = changed_cells(b->cells, before->cells, 31);
     for (uint64_t m = changed; m;) {
         int c = pop_lowest(&m);
         int old = before->cells[c] & 31, now = b->cells[c] & 31;
@@ -268,7 +257,7 @@ static void tawol_accumulate(const Variant *v, const Position *pos, const void *
         if (now) acc->cells[tawol_cell_class[now]] |= BIT(c);
     }
     /* the windows holding a changed cell (an empty window's weight is zero) */
-    for (uint64_t corners = (changed | changed >> 1 | changed >> 8 | changed >> 9) & WINDOW_CORNERS; corners;) {
+    for (uint64_t corners = window_corners_of(changed); corners;) {
         int c = pop_lowest(&corners);
         const WeightPair *row = f->window[c >> 3];
         int old = window_code(before, c), now = window_code(b, c);
