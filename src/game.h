@@ -76,10 +76,12 @@ typedef struct {
 #define SCALE_MAX 256       /* scale: PHASE-like factor of the whole score (drawish material) */
 
 /* What an incremental evaluation keeps for one position of a line (FeatureSet.accumulate):
- * both phases' sums, and sets of cells the module defines (e.g. the cells of each class). */
+ * both phases' sums, sets of cells the module defines (e.g. the cells of each class), and a
+ * byte a cell it defines likewise (e.g. a cell's window state), with room past the last cell. */
 typedef struct EvalAccumulator {
     int32_t sum[2];
     uint64_t cells[16];
+    uint8_t states[80];
 } EvalAccumulator;
 
 /*

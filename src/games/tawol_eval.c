@@ -200,16 +200,20 @@ too_large:
     return NULL;
 }
 
-/* White's window code of the 2x2 window whose lower left cell is c. */
-static inline int window_code(const TawolBoard *b, int c)
+/* White's window code of the 2x2 window whose lower left cell is c, from the cells' states:
+ * the window's lower and upper pairs of cells, each read as one word. */
+static inline int window_code(const uint8_t *state, int c)
 {
-    return white_window_state[b->cells[c] & 31] + 7 * white_window_state[b->cells[c + 1] & 31] +
-           49 * white_window_state[b->cells[c + 8] & 31] + 343 * white_window_state[b->cells[c + 9] & 31];
+    uint16_t low, high;
+    memcpy(&low, state + c, 2);
+    memcpy(&high, state + c + 8, 2);
+    return pair_code[low] + 49 * pair_code[high];
 }
 
-/* The accumulator (FeatureSet.accumulate): White's sum of the cell and window weights, and the
- * board's class sets (tawol_class_sets) the terms read. From a parent, only the cells whose
- * content changed and the windows holding them are read again. */
+/* The accumulator (FeatureSet.accumulate): White's sum of the cell and window weights, the
+ * board's class sets (tawol_class_sets) the terms read, and each cell's window state from
+ * White's side. From a parent, only the cells whose content changed and the windows holding
+ * them are read again. */
 static void tawol_accumulate(const Variant *v, const Position *pos, const void *prepared, const Position *parent,
                              const EvalAccumulator *parent_acc, EvalAccumulator *acc)
 {
@@ -218,28 +222,21 @@ static void tawol_accumulate(const Variant *v, const Position *pos, const void *
     const TawolBoard *b = CBOARD(pos);
     if (!parent) {
         int32_t white[2] = {0, 0};
-        uint8_t state[64 + 9];
-        memset(state, 0, sizeof state);
+        memset(acc->states, 0, sizeof acc->states);
         memset(acc->cells, 0, sizeof acc->cells);
         for (uint64_t o = b->occupied; o;) {
             int c = pop_lowest(&o);
             int byte = b->cells[c] & 31;
-            state[c] = white_window_state[byte];
+            acc->states[c] = white_window_state[byte];
             acc->cells[tawol_cell_class[byte]] |= BIT(c);
             white[0] += f->cell[c][byte].pair[0];
             white[1] += f->cell[c][byte].pair[1];
         }
-        uint64_t occupied = b->occupied;
-        uint64_t corners = window_corners_of(occupied);
-        while (corners) {
+        for (uint64_t corners = window_corners_of(b->occupied); corners;) {
             int c = pop_lowest(&corners);
-            /* the window's lower and upper pairs of cells, each read as one word */
-            uint16_t low, high;
-            memcpy(&low, state + c, 2);
-            memcpy(&high, state + c + 8, 2);
-            int code = pair_code[low] + 49 * pair_code[high];
-            white[0] += f->window[c >> 3][code].pair[0];
-            white[1] += f->window[c >> 3][code].pair[1];
+            const WeightPair *weight = &f->window[c >> 3][window_code(acc->states, c)];
+            white[0] += weight->pair[0];
+            white[1] += weight->pair[1];
         }
         acc->sum[0] = white[0];
         acc->sum[1] = white[1];
@@ -248,6 +245,15 @@ static void tawol_accumulate(const Variant *v, const Position *pos, const void *
     const TawolBoard *before = CBOARD(parent);
     *acc = *parent_acc;
     uint64_t changed = changed_cells(b->cells, before->cells, 31);
+    /* the windows holding a changed cell lose their weight before the change and take their
+     * new one after it (an empty window's weight is zero) */
+    uint64_t corners = window_corners_of(changed);
+    for (uint64_t k = corners; k;) {
+        int c = pop_lowest(&k);
+        const WeightPair *weight = &f->window[c >> 3][window_code(acc->states, c)];
+        acc->sum[0] -= weight->pair[0];
+        acc->sum[1] -= weight->pair[1];
+    }
     for (uint64_t m = changed; m;) {
         int c = pop_lowest(&m);
         int old = before->cells[c] & 31, now = b->cells[c] & 31;
@@ -255,14 +261,13 @@ static void tawol_accumulate(const Variant *v, const Position *pos, const void *
         acc->sum[1] += f->cell[c][now].pair[1] - f->cell[c][old].pair[1];
         if (old) acc->cells[tawol_cell_class[old]] &= ~BIT(c);
         if (now) acc->cells[tawol_cell_class[now]] |= BIT(c);
+        acc->states[c] = white_window_state[now];
     }
-    /* the windows holding a changed cell (an empty window's weight is zero) */
-    for (uint64_t corners = window_corners_of(changed); corners;) {
-        int c = pop_lowest(&corners);
-        const WeightPair *row = f->window[c >> 3];
-        int old = window_code(before, c), now = window_code(b, c);
-        acc->sum[0] += row[now].pair[0] - row[old].pair[0];
-        acc->sum[1] += row[now].pair[1] - row[old].pair[1];
+    for (uint64_t k = corners; k;) {
+        int c = pop_lowest(&k);
+        const WeightPair *weight = &f->window[c >> 3][window_code(acc->states, c)];
+        acc->sum[0] += weight->pair[0];
+        acc->sum[1] += weight->pair[1];
     }
 }
 
