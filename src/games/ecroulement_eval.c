@@ -133,10 +133,10 @@ static inline void add_window(const WeightPair *w, int code, int sign, EvalAccum
     acc->sum[1] += sign * (w[WINDOWS + code].pair[1] - w[WINDOWS + black_code[code]].pair[1]);
 }
 
-static inline int window_code(const CollapseBoard *b, int c)
+/* White's window code at corner c from the cells' states */
+static inline int window_code(const uint8_t *state, int c)
 {
-    return cell_state(b->height[c], SIDE_WHITE) + 11 * cell_state(b->height[c + 1], SIDE_WHITE) +
-           121 * cell_state(b->height[c + 8], SIDE_WHITE) + 1331 * cell_state(b->height[c + 9], SIDE_WHITE);
+    return state[c] + 11 * state[c + 1] + 121 * state[c + 8] + 1331 * state[c + 9];
 }
 
 static void ecroulement_accumulate(const Variant *v, const Position *pos, const void *prepared,
@@ -150,24 +150,26 @@ static void ecroulement_accumulate(const Variant *v, const Position *pos, const 
         uint64_t occupied = b->occupied[0] | b->occupied[1];
         for (uint64_t o = occupied; o;) {
             int c = pop_lowest(&o);
-            add_cell(w, c, cell_state(b->height[c], SIDE_WHITE), 1, acc);
+            acc->states[c] = (uint8_t)cell_state(b->height[c], SIDE_WHITE);
+            add_cell(w, c, acc->states[c], 1, acc);
         }
-        for (uint64_t corners = window_corners_of(occupied); corners;) add_window(w, window_code(b, pop_lowest(&corners)), 1, acc);
+        for (uint64_t corners = window_corners_of(occupied); corners;)
+            add_window(w, window_code(acc->states, pop_lowest(&corners)), 1, acc);
         return;
     }
     const CollapseBoard *before = CBOARD(parent);
     *acc = *parent_acc;
     uint64_t changed = changed_cells(b->height, before->height, 0xff);
+    /* the windows holding a changed cell: their weight before the change out, after it in */
+    uint64_t corners = window_corners_of(changed);
+    for (uint64_t k = corners; k;) add_window(w, window_code(acc->states, pop_lowest(&k)), -1, acc);
     for (uint64_t m = changed; m;) {
         int c = pop_lowest(&m);
-        add_cell(w, c, cell_state(before->height[c], SIDE_WHITE), -1, acc);
-        add_cell(w, c, cell_state(b->height[c], SIDE_WHITE), 1, acc);
+        add_cell(w, c, acc->states[c], -1, acc);
+        acc->states[c] = (uint8_t)cell_state(b->height[c], SIDE_WHITE);
+        add_cell(w, c, acc->states[c], 1, acc);
     }
-    for (uint64_t corners = window_corners_of(changed); corners;) {
-        int c = pop_lowest(&corners);
-        add_window(w, window_code(before, c), -1, acc);
-        add_window(w, window_code(b, c), 1, acc);
-    }
+    for (uint64_t k = corners; k;) add_window(w, window_code(acc->states, pop_lowest(&k)), 1, acc);
 }
 
 static int ecroulement_evaluate_accumulated(const Variant *v, const Position *pos, const void *prepared,

@@ -162,9 +162,10 @@ static inline void add_stack(const WeightPair *w, const GounkiBoard *b, int c, i
     acc->sum[1] += sign * w[index].pair[1];
 }
 
-static inline void add_window(const WeightPair *w, const GounkiBoard *b, int c, int sign, EvalAccumulator *acc)
+/* the window at corner c, from the cells' states in White's view */
+static inline void add_window(const WeightPair *w, const uint8_t *state, int c, int sign, EvalAccumulator *acc)
 {
-    int code = white_state(b, c) + 5 * white_state(b, c + 1) + 25 * white_state(b, c + 8) + 125 * white_state(b, c + 9);
+    int code = state[c] + 5 * state[c + 1] + 25 * state[c + 8] + 125 * state[c + 9];
     if (!code) return; /* the empty window has no weight */
     int white_index, black_index;
     window_features(c, code, &white_index, &black_index);
@@ -181,24 +182,29 @@ static void gounki_accumulate(const Variant *v, const Position *pos, const void 
     uint64_t occupied = b->occupied[0] | b->occupied[1];
     if (!parent) {
         memset(acc, 0, sizeof *acc);
-        for (uint64_t o = occupied; o;) add_stack(w, b, pop_lowest(&o), 1, acc);
-        for (uint64_t corners = window_corners_of(occupied); corners;) add_window(w, b, pop_lowest(&corners), 1, acc);
+        for (uint64_t o = occupied; o;) {
+            int c = pop_lowest(&o);
+            acc->states[c] = (uint8_t)white_state(b, c);
+            add_stack(w, b, c, 1, acc);
+        }
+        for (uint64_t corners = window_corners_of(occupied); corners;)
+            add_window(w, acc->states, pop_lowest(&corners), 1, acc);
         return;
     }
     const GounkiBoard *before = CBOARD(parent);
     *acc = *parent_acc;
     uint64_t changed = changed_cells(b->cells, before->cells, 0xff) | (b->occupied[0] ^ before->occupied[0]) |
                        (b->occupied[1] ^ before->occupied[1]);
+    /* the windows holding a changed cell: their weight before the change out, after it in */
+    uint64_t corners = window_corners_of(changed);
+    for (uint64_t k = corners; k;) add_window(w, acc->states, pop_lowest(&k), -1, acc);
     for (uint64_t m = changed; m;) {
         int c = pop_lowest(&m);
         add_stack(w, before, c, -1, acc);
         add_stack(w, b, c, 1, acc);
+        acc->states[c] = (uint8_t)white_state(b, c);
     }
-    for (uint64_t corners = window_corners_of(changed); corners;) {
-        int c = pop_lowest(&corners);
-        add_window(w, before, c, -1, acc);
-        add_window(w, b, c, 1, acc);
-    }
+    for (uint64_t k = corners; k;) add_window(w, acc->states, pop_lowest(&k), 1, acc);
 }
 
 static int gounki_evaluate_accumulated(const Variant *v, const Position *pos, const void *prepared,
