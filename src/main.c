@@ -24,6 +24,7 @@ static void usage(FILE *out)
             "       donjon dxp [options]            play DXP over TCP (donjon dxp --help)\n"
             "       donjon bench [depth] [variant]  run the benchmark and exit\n"
             "       donjon selfplay --variant V --out FILE [options]   training data from self-play\n"
+            "       donjon records --variant V --pdn FILE... --out FILE [options]   training data from games\n"
             "       donjon train --variant V --data FILE... --out FILE [options]   fit weights to the data\n"
             "       donjon egdb build|probe [options]   draughts endgame databases (donjon egdb --help)\n"
             "       donjon --version                print the version\n"
@@ -56,6 +57,7 @@ int main(int argc, char **argv)
     if (strcmp(command, "dxp") == 0) return dxp_main(argc - 2, argv + 2);
     if (strcmp(command, "selfplay") == 0) return selfplay_main(argc, argv);
     if (strcmp(command, "train") == 0) return train_main(argc, argv);
+    if (strcmp(command, "records") == 0) return records_main(argc, argv);
     if (strcmp(command, "egdb") == 0) return egdb_main(argc, argv);
     fprintf(stderr, "donjon: unknown command '%s'\n\n", command);
     usage(stderr);

@@ -7,6 +7,7 @@ import os
 import random
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -268,6 +269,66 @@ def a_shard_of_a_killed_run_is_salvaged(ctx):
         f.write(b"hello" * 40)
     done = donjon(ctx, "selfplay", "--salvage", junk)
     check(done.returncode != 0 and junk in done.stderr and "not a Donjon data shard" in done.stderr, done.stderr)
+    shutil.rmtree(work)
+
+
+def write_random_checkers_records(ctx, path):
+    """Four random checkers games of 30 plies as scripts/match writes them, one per result."""
+    rng = random.Random(5)
+    e = ctx.engine("checkers")
+    games = []
+    for result in ("1-0", "0-1", "1/2-1/2", "*"):
+        played = []
+        for ply in range(30):
+            e.send("position startpos moves " + " ".join(played))
+            moves = e.moves()
+            if not moves:
+                break
+            played.append(rng.choice(moves))
+        numbered = " ".join(("%d. " % (i // 2 + 1) if i % 2 == 0 else "") + m for i, m in enumerate(played))
+        games.append('[Event "test"]\n[Variant "checkers"]\n[Result "%s"]\n\n%s {a comment} %s\n' %
+                     (result, numbered, result))
+    with open(path, "w") as f:
+        f.write("\n".join(games))
+
+
+@test("learning")
+def game_records_become_training_data(ctx):
+    # `donjon records` replays PDN games and writes their quiet positions with the games'
+    # results to a shard (dataset.h: 40 u64 records, 64 u64 games, 92 u32 flags, bit 2 records)
+    work = tempfile.mkdtemp()
+    pdn, shard = os.path.join(work, "games.pdn"), os.path.join(work, "games.bin")
+    write_random_checkers_records(ctx, pdn)
+    done = donjon(ctx, "records", "--variant", "checkers", "--pdn", pdn, "--out", shard, "--nodes", 200)
+    check(done.returncode == 0 and "3 games of checkers (White +1 =1 -1)" in done.stderr, done.stderr)
+    header = open(shard, "rb").read(128)
+    records, games = struct.unpack_from("<Q", header, 40)[0], struct.unpack_from("<Q", header, 64)[0]
+    check(games == 3 and struct.unpack_from("<I", header, 92)[0] & 4, "header: %d games, flags %d" %
+          (games, struct.unpack_from("<I", header, 92)[0]))
+    check(20 <= records <= 90, "%d positions from 3 games of 30 plies" % records)
+    # another variant's games, an illegal move: refused with the file, game and ply named
+    for text, wanted in (('[Variant "russian"]\n[Result "1-0"]\n\n1. 9-13 *\n', "game 1 is russian, not checkers"),
+                         ('[Variant "checkers"]\n[Result "1-0"]\n\n1. 9-13 22-18 2. 1-5 1-0\n',
+                          "game 1: ply 3 '1-5'"),
+                         ('[Variant "checkers"]\n[Result "1-0\n', "a malformed tag line")):
+        with open(pdn, "w") as f:
+            f.write(text)
+        done = donjon(ctx, "records", "--variant", "checkers", "--pdn", pdn, "--out", shard)
+        check(done.returncode == 1 and pdn in done.stderr and wanted in done.stderr, done.stderr)
+        check(not os.path.exists(shard), "a shard was left after an error")
+    shutil.rmtree(work)
+
+
+@test("learning", sanitizers=False)
+def the_trainer_reads_game_record_shards(ctx):
+    work = tempfile.mkdtemp()
+    pdn, shard = os.path.join(work, "games.pdn"), os.path.join(work, "games.bin")
+    write_random_checkers_records(ctx, pdn)
+    done = donjon(ctx, "records", "--variant", "checkers", "--pdn", pdn, "--out", shard, "--nodes", 200)
+    check(done.returncode == 0, done.stderr)
+    done = donjon(ctx, "train", "--variant", "checkers", "--data", shard, "--out", os.path.join(work, "w.djw"),
+                  "--epochs", 1)
+    check(done.returncode == 0 and "3 games from game records, scored at 200 nodes" in done.stderr, done.stderr)
     shutil.rmtree(work)
 
 

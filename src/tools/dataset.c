@@ -43,7 +43,7 @@ static void encode_header(const DatasetWriter *w, unsigned char *h)
     put_u32(h + 76, w->meta.depth);
     put_u64(h + 80, w->checksum);
     put_u32(h + 88, w->meta.weak_nodes);
-    put_u32(h + 92, (w->meta.weak_hand_set ? 1u : 0u) | (w->meta.weak_weights ? 2u : 0u));
+    put_u32(h + 92, (w->meta.weak_hand_set ? 1u : 0u) | (w->meta.weak_weights ? 2u : 0u) | (w->meta.records ? 4u : 0u));
     put_u64(h + 96, w->meta.weak_weights);
 }
 
@@ -159,6 +159,7 @@ bool dataset_read(const char *path, const Variant *v, void (*visit)(void *ctx, c
         meta->depth = get_u32(h + 76);
         meta->weak_nodes = get_u32(h + 88);
         meta->weak_hand_set = (get_u32(h + 92) & 1) != 0;
+        meta->records = (get_u32(h + 92) & 4) != 0;
         meta->weak_weights = get_u64(h + 96);
     }
     /* two passes: the checksum over the whole file first, so that nothing of a damaged shard

@@ -8,7 +8,8 @@
  *           move, 76 u32 depth per move, 80 u64 checksum (FNV-1a 64 of every record byte),
  *           88 u32 the weaker side's nodes per move (selfplay --weak-nodes; 0: none),
  *           92 u32 flags (bit 0: the weaker side played the hand-set evaluation, selfplay
- *           --weak-hand-set; bit 1: it played a weights file, --weak-eval-file), 96 u64 the
+ *           --weak-hand-set; bit 1: it played a weights file, --weak-eval-file; bit 2: the
+ *           positions come from game records, `donjon records`), 96 u64 the
  *           checksum of those weights (their file's, 0 if none), 104..127 reserved (0)
  *   record: 0 u32 game (its number in the seed's sequence), 4 u16 ply, 6 i16 search score
  *           (side to move, clamped to ±30000), 8 u8 result for the side to move (0 loss,
@@ -33,6 +34,7 @@ typedef struct {
     uint32_t weak_nodes; /* one side's nodes per move in unequal games, 0 if none */
     bool weak_hand_set;  /* that side played the hand-set evaluation */
     uint64_t weak_weights; /* or the weights of this checksum (a weights file's), 0 if none */
+    bool records;        /* the positions come from game records (donjon records), not self-play */
 } DatasetMeta;
 
 typedef struct {

@@ -462,8 +462,9 @@ int selfplay_main(int argc, char **argv)
     int progress = (int)tool_option(options, "--progress")->integer;
 
     char err[512];
-    DatasetMeta meta = {sp.seed, sp.first_game, sp.games, (uint32_t)sp.limits.nodes, (uint32_t)sp.limits.depth,
-                        (uint32_t)sp.weak_nodes, sp.weak_hand_set, 0};
+    DatasetMeta meta = {.seed = sp.seed, .first_game = sp.first_game, .games = sp.games,
+                        .nodes = (uint32_t)sp.limits.nodes, .depth = (uint32_t)sp.limits.depth,
+                        .weak_nodes = (uint32_t)sp.weak_nodes, .weak_hand_set = sp.weak_hand_set};
     /* the weaker side's weights are named by their file's checksum */
     if (sp.weak_weights) meta.weak_weights = sp.weak_weights->checksum;
     sp.writer = dataset_create(out, v, &meta, err, sizeof err);

@@ -373,9 +373,13 @@ int train_main(int argc, char **argv)
         if (meta.weak_nodes || meta.weak_hand_set || meta.weak_weights)
             snprintf(weak, sizeof weak, ", the weaker side%s%s%s", weak_nodes,
                      meta.weak_hand_set ? " with the hand-set evaluation" : "", weak_weights);
-        fprintf(stderr, "%s: %" PRIu64 " positions (games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %u%s)\n",
-                files->list[f], data.count - before, meta.first_game, meta.first_game + meta.games - 1, meta.seed,
-                meta.depth ? "depth" : "nodes", meta.depth ? meta.depth : meta.nodes, weak);
+        if (meta.records)
+            fprintf(stderr, "%s: %" PRIu64 " positions (%" PRIu64 " games from game records, scored at %u nodes)\n",
+                    files->list[f], data.count - before, meta.games, meta.nodes);
+        else
+            fprintf(stderr, "%s: %" PRIu64 " positions (games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %u%s)\n",
+                    files->list[f], data.count - before, meta.first_game, meta.first_game + meta.games - 1, meta.seed,
+                    meta.depth ? "depth" : "nodes", meta.depth ? meta.depth : meta.nodes, weak);
     }
     if (data.count < 10) {
         fprintf(stderr, "donjon train: only %" PRIu64 " positions: too few to train on\n", data.count);
