@@ -139,6 +139,9 @@ struct Variant {
     int (*count_moves)(const Variant *v, const Position *pos);
 
     void (*make_move)(const Variant *v, const Position *pos, const Move *m, Position *out);
+    /* Optional: the key make_move would give the child, without making the move (the search
+     * starts loading the children's table entries early). */
+    uint64_t (*key_after)(const Variant *v, const Position *pos, const Move *m);
 
     /* The hand-set static evaluation in centipawn-like units (100 = one man) from the side to
      * move; the learned one (eval_weights.h) replaces it where weights exist. */

@@ -409,6 +409,10 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
     }
 
     int first_best = score_moves(t, ply, count, tt_move);
+    /* the children that probe the table: start loading their entries now, all at once, so that
+     * the loads overlap one another and the first moves' searches */
+    if (v->key_after && depth >= 2)
+        for (int i = 0; i < count; i++) tt_prefetch(t->shared->tt, v->key_after(v, pos, &moves[i]));
     int best = -SCORE_INFINITE, original_alpha = alpha, searched = 0;
     Move best_move;
     memset(&best_move, 0, sizeof best_move);

@@ -4,7 +4,9 @@
  * gives are exactly the noisy moves (MOVE_NOISY or MOVE_WINS) among all legal moves; when it
  * says they are forced (no standing pat), every legal move, or one winning move alone (gounki:
  * a win needs no other move searched); and a game's may_stand_pat, where it has one, must say
- * the opposite of forced. Quiescence trusts that list; nothing else compares it.
+ * the opposite of forced. Quiescence trusts that list; nothing else compares it. Where a game
+ * has key_after (the child's key without the move made, for the search's table prefetches),
+ * it must give every legal move's child key.
  *
  *   noisy_check VARIANT GAMES SEED [ordered]
  *                                       prints "ok POSITIONS" or the first difference; with
@@ -80,6 +82,16 @@ int main(int argc, char **argv)
              * same trees whichever generator lists the moves */
             for (int i = 0, j = 0; ok && ordered && !forced && i < count; i++)
                 if (all[i].flags & (MOVE_NOISY | MOVE_WINS)) ok = same_move(&all[i], &noisy[j++]);
+            for (int i = 0; ok && v->key_after && i < count; i++) {
+                Position child;
+                v->make_move(v, &pos, &all[i], &child);
+                if (v->key_after(v, &pos, &all[i]) != child.key) {
+                    char fen[512];
+                    v->format_fen(v, &pos, fen, sizeof fen);
+                    printf("differ: %s: key_after of move %d is not its child's key\n", fen, i);
+                    return 1;
+                }
+            }
             if (!ok) {
                 char fen[512];
                 v->format_fen(v, &pos, fen, sizeof fen);

@@ -428,28 +428,47 @@ static inline bool three_kings_against_one(const DraughtsBoard *b)
     return false;
 }
 
+/* The child's key after a move of side us from `from` to `to` taking `captured` (of which
+ * captured_kings were kings), the moving piece a king before the move or not and after it. */
+static inline uint64_t child_key(uint64_t key, int us, int from, int to, bool was_king, bool is_king,
+                                 uint64_t captured, uint64_t captured_kings)
+{
+    key ^= piece_keys[us][was_king][from] ^ piece_keys[us][is_king][to] ^ side_key;
+    for (uint64_t c = captured; c;) {
+        int i = pop_lowest(&c);
+        key ^= piece_keys[us ^ 1][(captured_kings >> i) & 1][i];
+    }
+    return key;
+}
+
+/* The child's key, the move not made (the search prefetches table entries with it). */
+static uint64_t draughts_key_after(const Variant *v, const Position *pos, const Move *m)
+{
+    (void)v;
+    const DraughtsBoard *b = CBOARD(pos);
+    bool was_king = (b->kings & BIT(m->from)) != 0;
+    return child_key(pos->key, pos->side, m->from, m->to, was_king, was_king || (m->flags & MOVE_PROMOTES), m->bits,
+                     b->kings & m->bits);
+}
+
 static void draughts_make_move(const Variant *v, const Position *pos, const Move *m, Position *out)
 {
     /* copy the header and this module's part of the board only: the rest is unused */
     memcpy(out, pos, offsetof(Position, board) + sizeof(DraughtsBoard));
     DraughtsBoard *b = BOARD(out);
-    int us = pos->side, them = us ^ 1;
-    uint64_t from_bit = BIT(m->from), to_bit = BIT(m->to);
+    int us = pos->side, them = us ^ 1, from = m->from, to = m->to;
+    uint64_t from_bit = BIT(from), to_bit = BIT(to), captured = m->bits;
     bool was_king = (b->kings & from_bit) != 0;
     bool is_king = was_king || (m->flags & MOVE_PROMOTES);
-    uint64_t key = out->key ^ piece_keys[us][was_king][m->from] ^ piece_keys[us][is_king][m->to];
+    uint64_t captured_kings = b->kings & captured;
     b->pieces[us] = (b->pieces[us] & ~from_bit) | to_bit;
     b->kings &= ~from_bit;
     if (is_king) b->kings |= to_bit;
-    for (uint64_t c = m->bits; c;) {
-        int i = pop_lowest(&c);
-        key ^= piece_keys[them][(b->kings >> i) & 1][i];
-    }
-    b->pieces[them] &= ~m->bits;
-    b->kings &= ~m->bits;
-    out->key = key ^ side_key;
+    b->pieces[them] &= ~captured;
+    b->kings &= ~captured;
+    out->key = child_key(pos->key, us, from, to, was_king, is_king, captured, captured_kings);
     out->side = (uint8_t)them;
-    out->reversible_plies = (m->bits || !was_king) ? 0 : (uint16_t)(pos->reversible_plies + 1);
+    out->reversible_plies = (captured || !was_king) ? 0 : (uint16_t)(pos->reversible_plies + 1);
     if (RULES(v)->three_kings_limit_plies && three_kings_against_one(b))
         out->counter = three_kings_against_one(CBOARD(pos)) ? (uint16_t)(pos->counter + 1) : 0;
     else
@@ -808,7 +827,7 @@ static const char *const bench_10x10[] = {
         .name = NAME, .cols = COLS, .rows = COLS, .start_fen = START, .rules = &RULES_TABLE,         \
         .parse_fen = draughts_parse_fen, .format_fen = draughts_format_fen,                          \
         .generate = draughts_generate, .generate_noisy = draughts_generate_noisy,                    \
-        .count_moves = draughts_count_moves, .make_move = draughts_make_move,                        \
+        .count_moves = draughts_count_moves, .make_move = draughts_make_move, .key_after = draughts_key_after,                        \
         .evaluate = draughts_evaluate, .counter_draw = draughts_counter_draw,                        \
         .game_end = draughts_game_end, .format_move = draughts_format_move,                    \
         .parse_move = draughts_parse_move, .print_board = draughts_print_board, .bench_fens = BENCH, .bench_depth = 12, \
