@@ -286,27 +286,44 @@ static void set_cell(TawolBoard *b, uint64_t *key, int cell, uint8_t value)
     if (value) *key ^= cell_keys[cell][value & 31];
 }
 
+/* What the move leaves on its two cells: the origin keeps the piece below the moving pawn (free
+ * again), if any; the target holds the pawn, on whatever it attacks. */
+static inline void moved_cells(const TawolBoard *b, int side, const Move *m, uint8_t *from_after, uint8_t *to_after)
+{
+    uint8_t from = b->cells[m->from], target = b->cells[m->to];
+    int type = upper_type(from) ? upper_type(from) : lower_type(from);
+    *from_after = upper_type(from) ? (uint8_t)(from & 7) : 0;
+    *to_after = target ? with_upper(target, type) : single_piece(side, type);
+}
+
+/* The child's key, the move not made (the search prefetches table entries with it). */
+static uint64_t tawol_key_after(const Variant *v, const Position *pos, const Move *m)
+{
+    (void)v;
+    const TawolBoard *b = CBOARD(pos);
+    uint8_t from_after, to_after;
+    moved_cells(b, pos->side, m, &from_after, &to_after);
+    uint64_t key = pos->key ^ side_key ^ cell_keys[m->from][b->cells[m->from] & 31] ^
+                   cell_keys[m->to][to_after & 31];
+    if (from_after) key ^= cell_keys[m->from][from_after & 31];
+    if (b->cells[m->to]) key ^= cell_keys[m->to][b->cells[m->to] & 31];
+    return key;
+}
+
 static void tawol_make_move(const Variant *v, const Position *pos, const Move *m, Position *out)
 {
     (void)v;
     memcpy(out, pos, offsetof(Position, board) + sizeof(TawolBoard));
     TawolBoard *b = BOARD(out);
     uint64_t key = out->key;
-    uint8_t from = b->cells[m->from], target = b->cells[m->to];
-    int side = pos->side, type;
-    bool from_tower = false;
-    if (upper_type(from)) {
-        type = upper_type(from);
-        from_tower = lower_type(from) == TOWER;
-        set_cell(b, &key, m->from, (uint8_t)(from & 7)); /* the piece below is free again */
-    } else {
-        type = lower_type(from);
-        set_cell(b, &key, m->from, 0);
-    }
+    uint8_t from = b->cells[m->from], target = b->cells[m->to], from_after, to_after;
+    moved_cells(b, pos->side, m, &from_after, &to_after);
+    bool from_tower = upper_type(from) && lower_type(from) == TOWER;
+    set_cell(b, &key, m->from, from_after);
     bool onto_tower = target && lower_type(target) == TOWER;
-    set_cell(b, &key, m->to, target ? with_upper(target, type) : single_piece(side, type));
+    set_cell(b, &key, m->to, to_after);
     out->key = key ^ side_key;
-    out->side = (uint8_t)(side ^ 1);
+    out->side = (uint8_t)(pos->side ^ 1);
     /* a pawn that climbs onto a tower from elsewhere never comes down: that cannot be undone */
     out->reversible_plies = (onto_tower && !from_tower) ? 0 : (uint16_t)(pos->reversible_plies + 1);
 }
@@ -467,7 +484,7 @@ const Variant variant_tawol = {
     .features = &tawol_features,
     .parse_fen = tawol_parse_fen, .format_fen = tawol_format_fen,
     .generate = tawol_generate, .generate_noisy = tawol_generate_noisy, .may_stand_pat = tawol_may_stand_pat,
-    .make_move = tawol_make_move, .evaluate = tawol_hand_evaluate,
+    .make_move = tawol_make_move, .key_after = tawol_key_after, .evaluate = tawol_hand_evaluate,
     .game_end = tawol_game_end,
     .format_move = tawol_format_move, .parse_move = tawol_parse_move,
     .print_board = tawol_print_board, .bench_fens = tawol_bench, .bench_depth = 7, .aspiration_delta = 30,
