@@ -90,8 +90,10 @@ static bool parse_tag(const char *text, char *name, size_t name_len, char *value
 }
 
 /* The next game of the file at *cursor (tags, then move text up to the next tag line); false
- * at the end. The move text is cut out of the buffer in place. */
-static bool next_game(char **cursor, GameText *g, const char *path, int game, char *err, size_t errlen)
+ * at the end, or with *cursor NULL and err filled for a damaged file (file is its first byte).
+ * The move text is cut out of the buffer in place. */
+static bool next_game(const char *file, char **cursor, GameText *g, const char *path, int game, char *err,
+                      size_t errlen)
 {
     char *p = *cursor;
     memset(g, 0, sizeof *g);
@@ -101,7 +103,7 @@ static bool next_game(char **cursor, GameText *g, const char *path, int game, ch
     while (*p == '[') {
         char name[64], value[sizeof g->fen];
         if (!parse_tag(p, name, sizeof name, value, sizeof value)) {
-            snprintf(err, errlen, "%s: game %d: a malformed tag line at byte %td", path, game, p - *cursor);
+            snprintf(err, errlen, "%s: game %d: a malformed tag line at byte %td", path, game, p - file);
             *cursor = NULL;
             return false;
         }
@@ -263,7 +265,7 @@ static bool record_file(Records *r, const char *path, char *err, size_t errlen)
     char *cursor = bytes;
     GameText g;
     bool ok = true;
-    for (int game = 1; ok && cursor && next_game(&cursor, &g, path, game, err, errlen); game++) {
+    for (int game = 1; ok && cursor && next_game(bytes, &cursor, &g, path, game, err, errlen); game++) {
         if (g.variant[0] && strcmp(g.variant, r->v->name) != 0) {
             snprintf(err, errlen, "%s: game %d is %s, not %s", path, game, g.variant, r->v->name);
             ok = false;
