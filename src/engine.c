@@ -83,19 +83,6 @@ static void stop_and_wait(Engine *e)
     engine_wait(e);
 }
 
-static bool push_key(uint64_t **keys, int *count, int *capacity, uint64_t key)
-{
-    if (*count == *capacity) {
-        int grown = *capacity ? *capacity * 2 : 256;
-        uint64_t *bigger = realloc(*keys, sizeof(uint64_t) * (size_t)grown);
-        if (!bigger) return false;
-        *keys = bigger;
-        *capacity = grown;
-    }
-    (*keys)[(*count)++] = key;
-    return true;
-}
-
 static void apply_variant_option(Engine *e, const Variant *v, Position *pos, bool from_start)
 {
     if (v->apply_option) v->apply_option(v, pos, e->option_value[variant_index(v)], from_start);
@@ -139,7 +126,7 @@ bool engine_set_position(Engine *e, const char *fen, char **moves, int move_coun
             free(keys);
             return false;
         }
-        if (!push_key(&keys, &count, &capacity, pos.key)) {
+        if (!game_keys_push(&keys, &count, &capacity, pos.key)) {
             snprintf(err, errlen, "out of memory");
             free(keys);
             return false;

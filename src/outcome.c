@@ -1,6 +1,21 @@
 /* outcome.c — the state of a game so far (see outcome.h). */
 #include "outcome.h"
 
+#include <stdlib.h>
+
+bool game_keys_push(uint64_t **keys, int *count, int *capacity, uint64_t key)
+{
+    if (*count == *capacity) {
+        int grown = *capacity ? *capacity * 2 : 256;
+        uint64_t *bigger = realloc(*keys, sizeof(uint64_t) * (size_t)grown);
+        if (!bigger) return false;
+        *keys = bigger;
+        *capacity = grown;
+    }
+    (*keys)[(*count)++] = key;
+    return true;
+}
+
 OutcomeKind game_outcome(const Variant *v, const Position *pos, const uint64_t *keys, int key_count, const char **reason)
 {
     const char *unused;

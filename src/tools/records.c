@@ -12,6 +12,7 @@
  * a damaged file stops the tool with the file, the game and the move named.
  */
 #include "../eval_weights.h"
+#include "../outcome.h"
 #include "../search.h"
 #include "dataset.h"
 #include "options.h"
@@ -32,7 +33,7 @@ typedef struct {
     TranspositionTable tt;
     DatasetWriter *writer;
     uint64_t *keys;            /* the game's positions so far (repetitions) */
-    int key_capacity;
+    int key_count, key_capacity;
     uint32_t games, skipped;   /* games written, games left out for lack of a result */
     uint64_t positions;
     int results[3];            /* games by result for White: loss, draw, win */
@@ -187,19 +188,6 @@ static bool next_move_token(char **p, char *token, size_t len)
     }
 }
 
-static bool remember_key(Records *r, int count, uint64_t key)
-{
-    if (count == r->key_capacity) {
-        int grown = r->key_capacity ? 2 * r->key_capacity : 1024;
-        uint64_t *keys = realloc(r->keys, sizeof *keys * (size_t)grown);
-        if (!keys) return false;
-        r->keys = keys;
-        r->key_capacity = grown;
-    }
-    r->keys[count] = key;
-    return true;
-}
-
 /* Replays one game and writes its quiet positions. */
 static bool record_game(Records *r, const GameText *g, int result, const char *path, int game, char *err,
                         size_t errlen)
@@ -215,6 +203,7 @@ static bool record_game(Records *r, const GameText *g, int result, const char *p
     search_thread_clear(r->search);
     char *cursor = g->moves, token[64];
     int ply = 0;
+    r->key_count = 0;
     for (; next_move_token(&cursor, token, sizeof token); ply++) {
         Move legal[MAX_MOVES];
         int count = v->generate(v, &pos, legal);
@@ -229,7 +218,7 @@ static bool record_game(Records *r, const GameText *g, int result, const char *p
         v->generate_noisy(v, &pos, noisy, &forced);
         if (!forced && !(legal[index].flags & (MOVE_NOISY | MOVE_WINS))) {
             SearchOutcome found;
-            if (!search_fixed(r->search, v, &pos, r->keys, ply, &r->limits, &r->tt, r->weights, NULL, &found)) {
+            if (!search_fixed(r->search, v, &pos, r->keys, r->key_count, &r->limits, &r->tt, r->weights, NULL, &found)) {
                 snprintf(err, errlen, "%s: game %d: ply %d: no search", path, game, ply + 1);
                 return false;
             }
@@ -247,7 +236,7 @@ static bool record_game(Records *r, const GameText *g, int result, const char *p
             }
             r->positions++;
         }
-        if (!remember_key(r, ply, pos.key)) {
+        if (!game_keys_push(&r->keys, &r->key_count, &r->key_capacity, pos.key)) {
             snprintf(err, errlen, "out of memory");
             return false;
         }

@@ -164,19 +164,6 @@ typedef struct {
     int record_capacity;
 } Worker;
 
-static bool push_key(Worker *w, int count, uint64_t key)
-{
-    if (count == w->key_capacity) {
-        int grown = w->key_capacity ? 2 * w->key_capacity : 1024;
-        uint64_t *keys = realloc(w->keys, sizeof *keys * (size_t)grown);
-        if (!keys) return false;
-        w->keys = keys;
-        w->key_capacity = grown;
-    }
-    w->keys[count] = key;
-    return true;
-}
-
 /* The start of game `game`: an opening (if any) then random plies, never a finished game. */
 static Position game_start(Worker *w, uint64_t *random, int *key_count)
 {
@@ -190,7 +177,7 @@ static Position game_start(Worker *w, uint64_t *random, int *key_count)
             const Opening *o = &sp->openings[next_random(random) % (uint64_t)sp->opening_count];
             pos = o->start;
             for (int i = 0; i < o->move_count; i++) {
-                push_key(w, (*key_count)++, pos.key);
+                game_keys_push(&w->keys, key_count, &w->key_capacity, pos.key);
                 Position next;
                 v->make_move(v, &pos, &o->moves[i], &next);
                 pos = next;
@@ -205,7 +192,7 @@ static Position game_start(Worker *w, uint64_t *random, int *key_count)
                 alive = false;
                 break;
             }
-            push_key(w, (*key_count)++, pos.key);
+            game_keys_push(&w->keys, key_count, &w->key_capacity, pos.key);
             Position next;
             v->make_move(v, &pos, &legal[next_random(random) % (uint64_t)n], &next);
             pos = next;
@@ -286,7 +273,7 @@ static int play_game(Worker *w, uint64_t game, int *white_result)
             }
         } else
             streak = 0;
-        if (!push_key(w, key_count++, pos.key)) break;
+        if (!game_keys_push(&w->keys, &key_count, &w->key_capacity, pos.key)) break;
         Position next;
         v->make_move(v, &pos, &found.move, &next);
         pos = next;
