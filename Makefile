@@ -53,12 +53,12 @@ build/egdb-solver: tests/egdb_solver.c src/games/draughts.c src/games/draughts_e
 	$(CC) $(CFLAGS_BASE) -O2 tests/egdb_solver.c src/games/draughts.c src/games/draughts_eval.c -o $@ $(LDLIBS)
 
 # each game's quiescence generator checked against its full generator (every source but main.c)
-build/noisy-check: tests/noisy_check.c $(SOURCES) $(HEADERS)
+build/noisy-check: tests/noisy_check.c tests/random_games.h $(SOURCES) $(HEADERS)
 	@mkdir -p build
 	$(CC) $(CFLAGS_BASE) -O2 tests/noisy_check.c $(filter-out src/main.c,$(SOURCES)) -o $@ $(LDLIBS)
 
 # each game's incremental evaluation checked against its evaluation from scratch
-build/accumulate-check: tests/accumulate_check.c $(SOURCES) $(HEADERS)
+build/accumulate-check: tests/accumulate_check.c tests/random_games.h $(SOURCES) $(HEADERS)
 	@mkdir -p build
 	$(CC) $(CFLAGS_BASE) -O2 tests/accumulate_check.c $(filter-out src/main.c,$(SOURCES)) -o $@ $(LDLIBS)
 

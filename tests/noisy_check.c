@@ -14,16 +14,11 @@
  *                                       the full generator lists them
  */
 #include "../src/game.h"
+#include "random_games.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t next_random(uint64_t *state)
-{
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    return *state >> 33;
-}
 
 static bool same_move(const Move *a, const Move *b)
 {
@@ -58,11 +53,7 @@ int main(int argc, char **argv)
     long positions = 0;
     for (int game = 0; game < games; game++) {
         Position pos;
-        char err[200];
-        if (!v->parse_fen(v, v->start_fen, &pos, err, sizeof err)) {
-            fprintf(stderr, "start FEN refused: %s\n", err);
-            return 2;
-        }
+        if (!start_position(v, &pos)) return 2;
         for (int ply = 0; ply < 300; ply++) {
             int count = v->generate(v, &pos, all);
             bool forced = false;
