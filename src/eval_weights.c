@@ -1,12 +1,15 @@
 /* eval_weights.c — weights files and the learned evaluation (see eval_weights.h). */
 #include "eval_weights.h"
 
+#include "file_bytes.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SCORE_LIMIT 30000 /* below the search's mate scores */
+#define WEIGHTS_FILE_MAX_BYTES ((size_t)256 << 20) /* far beyond any feature set's two tables */
 
 uint64_t fnv1a64(const void *bytes, size_t size, uint64_t hash)
 {
@@ -85,29 +88,13 @@ bool eval_weights_parse(const Variant *v, const void *bytes, size_t size, const 
 
 bool eval_weights_load(const Variant *v, const char *path, EvalWeights **out, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return false;
-    }
-    size_t capacity = 1 << 16, size = 0;
-    unsigned char *bytes = malloc(capacity);
-    for (size_t got; bytes && (got = fread(bytes + size, 1, capacity - size, f)) > 0;) {
-        size += got;
-        if (size == capacity && capacity < (256u << 20)) {
-            unsigned char *bigger = realloc(bytes, capacity *= 2);
-            if (!bigger) free(bytes);
-            bytes = bigger;
-        } else if (size == capacity)
-            break;
-    }
-    bool read_error = ferror(f);
-    fclose(f);
+    unsigned char *bytes;
+    size_t size;
+    if (!file_read_whole(path, WEIGHTS_FILE_MAX_BYTES, &bytes, &size, err, errlen)) return false;
     EvalWeights *w = malloc(sizeof *w);
-    if (!bytes || !w || read_error) {
-        snprintf(err, errlen, "%s: %s", path, read_error ? "read error" : "out of memory");
+    if (!w) {
+        snprintf(err, errlen, "%s: out of memory", path);
         free(bytes);
-        free(w);
         return false;
     }
     /* the weights are 16-bit values read in place: the block from malloc is aligned */

@@ -229,6 +229,10 @@ def damaged_and_mismatched_files_are_refused(ctx):
         errors = e.errors_until_ready("setoption name EvalFile value " + path)
         check(errors and word in errors[0] and path in errors[0] and "offset" in errors[0], "%s: %s" % (word, errors))
         check(e.ask("eval", "info string eval") == before, "the weights changed after a refused file")
+    # a folder opens but does not read: the reason is named, not taken for an empty file
+    errors = e.errors_until_ready("setoption name EvalFile value " + work)
+    check(errors and "cannot read" in errors[0] and work in errors[0], errors)
+    check(e.ask("eval", "info string eval") == before, "the weights changed after a folder")
     e = ctx.engine("russian")
     errors = e.errors_until_ready("setoption name EvalFile value " + weights)
     check(errors and "checkers" in errors[0], errors)

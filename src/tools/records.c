@@ -12,6 +12,7 @@
  * a damaged file stops the tool with the file, the game and the move named.
  */
 #include "../eval_weights.h"
+#include "../file_bytes.h"
 #include "../outcome.h"
 #include "../search.h"
 #include "dataset.h"
@@ -19,7 +20,6 @@
 #include "tools.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,41 +39,16 @@ typedef struct {
     int results[3];            /* games by result for White: loss, draw, win */
 } Records;
 
+/* A records file is parsed in memory at once: one larger than this (about 1.5 M games) is
+ * refused with a message, to be split, rather than swapping the machine. */
+#define RECORDS_FILE_MAX_BYTES ((size_t)1 << 30)
+
 /* One game's text: its tags' values that matter, and its move text. */
 typedef struct {
     char fen[512], result[16], variant[64];
     bool has_fen;
     char *moves;               /* points into the file's bytes, NUL-terminated */
 } GameText;
-
-static bool read_file(const char *path, char **out, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return false;
-    }
-    size_t size = 0, capacity = 1 << 16;
-    char *bytes = malloc(capacity);
-    for (size_t n; bytes && (n = fread(bytes + size, 1, capacity - size - 1, f)) > 0;) {
-        size += n;
-        if (size + 1 == capacity) {
-            char *grown = realloc(bytes, capacity *= 2);
-            if (!grown) free(bytes);
-            bytes = grown;
-        }
-    }
-    bool failed = ferror(f);
-    fclose(f);
-    if (!bytes || failed) {
-        snprintf(err, errlen, "%s: cannot read%s", path, bytes ? "" : ": out of memory");
-        free(bytes);
-        return false;
-    }
-    bytes[size] = '\0';
-    *out = bytes;
-    return true;
-}
 
 /* A tag line `[Name "value"]` at text: its name and value copied out; false if malformed. */
 static bool parse_tag(const char *text, char *name, size_t name_len, char *value, size_t value_len)
@@ -249,8 +224,10 @@ static bool record_game(Records *r, const GameText *g, int result, const char *p
 
 static bool record_file(Records *r, const char *path, char *err, size_t errlen)
 {
-    char *bytes;
-    if (!read_file(path, &bytes, err, errlen)) return false;
+    unsigned char *file;
+    size_t size;
+    if (!file_read_whole(path, RECORDS_FILE_MAX_BYTES, &file, &size, err, errlen)) return false;
+    char *bytes = (char *)file;
     char *cursor = bytes;
     GameText g;
     bool ok = true;
