@@ -4,9 +4,13 @@
  *                  same FEN and key, and every legal move must print, parse back and be playable;
  *   FUZZ_MOVE      every game's move-text parser on the start and bench positions;
  *   FUZZ_PROTOCOL  the command-line parser and whole protocol sessions (the engine is built with
- *                  DONJON_FUZZING, which keeps searches, perft and allocations small).
+ *                  DONJON_FUZZING, which keeps searches, perft and allocations small);
+ *   FUZZ_WEIGHTS   the weights-file reader on a variant's built-in file with the input's byte
+ *                  patches (and a cut), the checksum made good or not: a file it accepts must give
+ *                  the same score by the fast path, the plain feature sum and the accumulator.
  * The first input byte picks the variant (and position) where one is needed.
  */
+#include "../../src/eval_weights.h"
 #include "../../src/game.h"
 #include "../../src/protocol.h"
 
@@ -14,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void require(int condition, const char *what)
+/* inline: not every target uses it */
+static inline void require(int condition, const char *what)
 {
     if (!condition) {
         fprintf(stderr, "fuzz check failed: %s\n", what);
@@ -22,13 +27,14 @@ static void require(int condition, const char *what)
     }
 }
 
-static int variant_count(void)
+static inline int variant_count(void)
 {
     int n = 0;
     while (variant_at(n)) n++;
     return n;
 }
 
+#if defined(FUZZ_FEN) || defined(FUZZ_MOVE)
 static char *as_text(const uint8_t *data, size_t size)
 {
     char *text = malloc(size + 1);
@@ -36,7 +42,9 @@ static char *as_text(const uint8_t *data, size_t size)
     text[size] = 0;
     return text;
 }
+#endif
 
+#ifdef FUZZ_FEN
 static void check_position(const Variant *v, const Position *pos)
 {
     char fen[FEN_TEXT_MAX], again[FEN_TEXT_MAX], err[256];
@@ -64,6 +72,53 @@ static void check_position(const Variant *v, const Position *pos)
     v->generate_noisy(v, pos, legal, &forced);
     v->evaluate(v, pos);
 }
+#endif
+
+#ifdef FUZZ_WEIGHTS
+static void write_le(unsigned char *p, uint64_t x, int bytes)
+{
+    for (int i = 0; i < bytes; i++) p[i] = (unsigned char)(x >> (8 * i));
+}
+
+/* v's built-in weights as the file eval_weights_write would make of them (size in *size). */
+static unsigned char *builtin_file(const Variant *v, const EvalWeights *w, size_t *size)
+{
+    size_t count = w->count;
+    *size = WEIGHTS_HEADER_BYTES + count * 4;
+    unsigned char *file = calloc(1, *size);
+    memcpy(file, WEIGHTS_MAGIC, 8);
+    write_le(file + 8, WEIGHTS_VERSION, 4);
+    write_le(file + 12, count, 4);
+    memcpy(file + 16, v->name, strlen(v->name));
+    memcpy(file + 40, v->features->name, strlen(v->features->name));
+    write_le(file + 80, WEIGHT_UNIT, 4);
+    memcpy(file + WEIGHTS_HEADER_BYTES, w->opening, count * 2);
+    memcpy(file + WEIGHTS_HEADER_BYTES + count * 2, w->ending, count * 2);
+    return file;
+}
+
+/* The three ways to the score agree on pos and on its children, the accumulator carried from pos. */
+static void check_scores(const Variant *v, const Position *pos, const EvalWeights *w)
+{
+    require(learned_evaluate(v, pos, w) == learned_evaluate_generic(v, pos, w), "fast path = feature sum");
+    if (!learned_incremental(v, w)) return;
+    EvalAccumulator acc, child_acc, fresh;
+    v->features->accumulate(v, pos, w->prepared, NULL, NULL, &acc);
+    require(learned_evaluate_accumulated(v, pos, w, &acc) == learned_evaluate(v, pos, w), "accumulator = fast path");
+    static Move legal[MAX_MOVES];
+    int n = v->generate(v, pos, legal);
+    for (int i = 0; i < n && i < 32; i++) {
+        Position child;
+        v->make_move(v, pos, &legal[i], &child);
+        v->features->accumulate(v, &child, w->prepared, pos, &acc, &child_acc);
+        v->features->accumulate(v, &child, w->prepared, NULL, NULL, &fresh);
+        require(learned_evaluate_accumulated(v, &child, w, &child_acc) ==
+                    learned_evaluate_accumulated(v, &child, w, &fresh),
+                "accumulator from the parent = from scratch");
+        require(learned_evaluate(v, &child, w) == learned_evaluate_generic(v, &child, w), "fast path = feature sum");
+    }
+}
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -107,8 +162,56 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         protocol_loop(in);
         fclose(in);
     }
+#elif defined(FUZZ_WEIGHTS)
+    /* data[0]: the variant; data[1]: bit 0 keeps the checksum as patched (else it is made
+     * good, so that the weights themselves are read), bit 1 cuts the file at the last patch,
+     * bit 2 first fills a range of the weights (from data[2]/256 of the table, data[3]/256 of
+     * it long, in both phases) from a generator seeded by the input, a third of them at the
+     * 16-bit limits: byte patches alone seldom reach the pairs of weights whose sums the fast
+     * tables must refuse, and a range can spare the groups whose refusal would come first;
+     * then patches of 4 bytes: a 24-bit offset (modulo the file's size) and the byte to write */
+    const Variant *v = variant_at(data[0] % variant_count());
+    const EvalWeights *builtin = eval_weights_builtin(v);
+    if (!builtin || size < 2) return 0;
+    size_t file_size;
+    unsigned char *file = builtin_file(v, builtin, &file_size);
+    size_t last = file_size;
+    if (data[1] & 4) {
+        uint64_t state = 0x9e3779b97f4a7c15ull;
+        for (size_t at = 1; at < size; at++) state = (state ^ data[at]) * 0x100000001b3ull;
+        size_t count = builtin->count, from = count * (size > 2 ? data[2] : 0) / 256;
+        size_t to = from + count * (size > 3 ? data[3] + 1 : 256) / 256;
+        for (size_t i = from; i < to && i < count; i++)
+            for (int phase = 0; phase < 2; phase++) {
+                state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+                int kind = (int)(state % 3);
+                uint16_t value = kind == 0 ? 0x7fff : kind == 1 ? 0x8000 : (uint16_t)(state >> 32);
+                write_le(file + WEIGHTS_HEADER_BYTES + (phase * count + i) * 2, value, 2);
+            }
+    }
+    for (size_t at = data[1] & 4 ? 4 : 2; at + 4 <= size; at += 4) {
+        last = (data[at] | data[at + 1] << 8 | (size_t)data[at + 2] << 16) % file_size;
+        file[last] = data[at + 3];
+    }
+    if (data[1] & 2) file_size = last;
+    if (!(data[1] & 1) && file_size >= WEIGHTS_HEADER_BYTES)
+        write_le(file + 88, fnv1a64(file + WEIGHTS_HEADER_BYTES, file_size - WEIGHTS_HEADER_BYTES, FNV1A64_START), 8);
+    EvalWeights w;
+    char err[512];
+    if (eval_weights_parse(v, file, file_size, "fuzz", &w, err, sizeof err)) {
+        Position pos;
+        require(v->parse_fen(v, v->start_fen, &pos, err, sizeof err), "start FEN");
+        check_scores(v, &pos, &w);
+        for (int i = 0; v->bench_fens[i]; i++) {
+            require(v->parse_fen(v, v->bench_fens[i], &pos, err, sizeof err), "bench FEN");
+            check_scores(v, &pos, &w);
+        }
+        free(w.prepared);
+    } else
+        require(strncmp(err, "fuzz: ", 6) == 0, "a refusal names the file");
+    free(file);
 #else
-#error "define FUZZ_FEN, FUZZ_MOVE or FUZZ_PROTOCOL"
+#error "define FUZZ_FEN, FUZZ_MOVE, FUZZ_PROTOCOL or FUZZ_WEIGHTS"
 #endif
     return 0;
 }
