@@ -5,6 +5,8 @@
  *   FUZZ_MOVE      every game's move-text parser on the start and bench positions;
  *   FUZZ_PROTOCOL  the command-line parser and whole protocol sessions (the engine is built with
  *                  DONJON_FUZZING, which keeps searches, perft and allocations small);
+ *   FUZZ_RECORDS   `donjon records` on a game-records file (PDN) made of the input: it either
+ *                  writes a shard or fails and leaves none;
  *   FUZZ_WEIGHTS   the weights-file reader on a variant's built-in file with the input's byte
  *                  patches (and a cut), the checksum made good or not: a file it accepts must give
  *                  the same score by the fast path, the plain feature sum and the accumulator.
@@ -13,10 +15,12 @@
 #include "../../src/eval_weights.h"
 #include "../../src/game.h"
 #include "../../src/protocol.h"
+#include "../../src/tools/tools.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* inline: not every target uses it */
 static inline void require(int condition, const char *what)
@@ -162,6 +166,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         protocol_loop(in);
         fclose(in);
     }
+#elif defined(FUZZ_RECORDS)
+    /* data[0]: the variant; the rest: the file's text */
+    const Variant *v = variant_at(data[0] % variant_count());
+    char pdn[64], shard[64];
+    snprintf(pdn, sizeof pdn, "/tmp/donjon-fuzz-%d.pdn", (int)getpid());
+    snprintf(shard, sizeof shard, "/tmp/donjon-fuzz-%d.bin", (int)getpid());
+    FILE *f = fopen(pdn, "wb");
+    require(f && fwrite(data + 1, 1, size - 1, f) == size - 1 && fclose(f) == 0, "write the records file");
+    char *argv[] = {"donjon", "records", "--variant", (char *)v->name, "--pdn", pdn, "--out", shard,
+                    "--nodes", "1", "--hash", "1", NULL};
+    /* the tool's one line of summary or error a run, out of the fuzzer's log (the sanitizers
+     * write to the descriptor, not through stderr) */
+    FILE *log = stderr, *quiet = fopen("/dev/null", "w");
+    if (quiet) stderr = quiet;
+    int status = records_main(12, argv);
+    stderr = log;
+    if (quiet) fclose(quiet);
+    require(status == 0 || status == 1, "records ends with 0 or 1");
+    require((status == 0) == (access(shard, F_OK) == 0), "a shard exactly when records succeeds");
+    remove(shard);
+    remove(pdn);
 #elif defined(FUZZ_WEIGHTS)
     /* data[0]: the variant; data[1]: bit 0 keeps the checksum as patched (else it is made
      * good, so that the weights themselves are read), bit 1 cuts the file at the last patch,
@@ -211,7 +236,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         require(strncmp(err, "fuzz: ", 6) == 0, "a refusal names the file");
     free(file);
 #else
-#error "define FUZZ_FEN, FUZZ_MOVE, FUZZ_PROTOCOL or FUZZ_WEIGHTS"
+#error "define FUZZ_FEN, FUZZ_MOVE, FUZZ_PROTOCOL, FUZZ_RECORDS or FUZZ_WEIGHTS"
 #endif
     return 0;
 }
