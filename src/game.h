@@ -150,6 +150,10 @@ struct Variant {
      * uses (training data stores them). */
     const FeatureSet *features;
     int board_bytes;
+    /* With features: whether board bytes read from a data file are a board the module could
+     * have made (valid cell codes, the fields kept alongside them consistent, the FEN reader's
+     * limits), so that no other function meets a board it cannot read. */
+    bool (*board_valid)(const Variant *v, const Position *pos);
 
     /* Optional (NULL for games without counters): a draw by a move counter (reason text), or NULL. */
     const char *(*counter_draw)(const Variant *v, const Position *pos);

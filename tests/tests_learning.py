@@ -212,6 +212,19 @@ def damaged_and_mismatched_files_are_refused(ctx):
     cases = [(damaged("cut.bin", data[:-7]), "truncated"),
              (damaged("flip.bin", data[:200] + bytes([data[200] ^ 1]) + data[201:]), "checksum"),
              (damaged("junk.bin", b"hello" * 40), "not a Donjon data shard")]
+    # a record whose board no writer could make (a square held by both sides) under a good
+    # checksum: refused as such, before the features read it
+    record_size = int.from_bytes(data[12:16], "little")
+    board = 128 + record_size + 16  # the second record's board: White's men, then Black's
+    white = int.from_bytes(data[board:board + 8], "little")
+    black = int.from_bytes(data[board + 8:board + 16], "little")
+    forged = bytearray(data)
+    forged[board + 8:board + 16] = (black | (white & -white)).to_bytes(8, "little")
+    checksum = 0xcbf29ce484222325
+    for byte in forged[128:]:
+        checksum = ((checksum ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    forged[80:88] = checksum.to_bytes(8, "little")
+    cases.append((damaged("forged.bin", bytes(forged)), "not a checkers board"))
     for path, word in cases:
         done = donjon(ctx, "train", "--variant", "checkers", "--data", path, "--out", os.path.join(work, "x.djw"))
         check(done.returncode != 0 and word in done.stderr and path in done.stderr and "offset" in done.stderr,

@@ -778,6 +778,17 @@ static bool draughts_parse_fen(const Variant *v, const char *text, Position *out
     return true;
 }
 
+static bool draughts_board_valid(const Variant *v, const Position *pos)
+{
+    const DraughtsRules *r = RULES(v);
+    const DraughtsBoard *b = CBOARD(pos);
+    uint64_t all = b->pieces[0] | b->pieces[1];
+    if ((b->pieces[0] & b->pieces[1]) || (all & ~r->board_mask) || (b->kings & ~all)) return false;
+    for (int s = 0; s < 2; s++)
+        if (popcount64(b->pieces[s]) > r->men_each || (b->pieces[s] & ~b->kings & r->crown_row[s])) return false;
+    return true;
+}
+
 static void draughts_print_board(const Variant *v, const Position *pos, char *out, size_t len)
 {
     const DraughtsRules *r = RULES(v);
@@ -831,7 +842,7 @@ static const char *const bench_10x10[] = {
         .evaluate = draughts_evaluate, .counter_draw = draughts_counter_draw,                        \
         .game_end = draughts_game_end, .format_move = draughts_format_move,                    \
         .parse_move = draughts_parse_move, .print_board = draughts_print_board, .bench_fens = BENCH, .bench_depth = 12, \
-        .aspiration_delta = 20, .verify_margin = 5, .lmr_step_early = COLS == 10, .iir_depth_min = COLS == 10 ? 3 : 0, .board_bytes = sizeof(DraughtsBoard),                                \
+        .aspiration_delta = 20, .verify_margin = 5, .lmr_step_early = COLS == 10, .iir_depth_min = COLS == 10 ? 3 : 0, .board_bytes = sizeof(DraughtsBoard), .board_valid = draughts_board_valid,                                \
         .features = COLS == 10 ? &draughts10_features : &draughts8_features,                         \
     }
 

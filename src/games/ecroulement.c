@@ -261,6 +261,27 @@ static int ecroulement_parse_move(const Variant *v, const Position *pos, const c
     return grid_parse_from_to(text, legal, count, err, errlen);
 }
 
+static bool ecroulement_board_valid(const Variant *v, const Position *pos)
+{
+    (void)v;
+    const CollapseBoard *b = CBOARD(pos);
+    CollapseBoard rebuilt;
+    memset(&rebuilt, 0, sizeof rebuilt);
+    uint64_t key = 0;
+    int pawns[2] = {0, 0};
+    for (int c = 0; c < 64; c++) {
+        int h = b->height[c];
+        if (h < -PAWNS_EACH || h > PAWNS_EACH) return false;
+        if (!h) continue;
+        set_height(&rebuilt, &key, c, h);
+        pawns[side_of(h)] += h > 0 ? h : -h;
+    }
+    for (int s = 0; s < 2; s++)
+        if (pawns[s] > PAWNS_EACH || b->singles[s] != rebuilt.singles[s] || b->occupied[s] != rebuilt.occupied[s])
+            return false;
+    return true;
+}
+
 static bool fen_fail(char *err, size_t errlen, const char *what, const char *where)
 {
     snprintf(err, errlen, "bad FEN: %s at '%.20s'", what, where);
@@ -363,7 +384,7 @@ static const char *const rapid_bench[] = {
 #define COLLAPSE_VARIANT(NAME, RULES_TABLE, BENCH, LMR_LOG)                                                               \
     {                                                                                                     \
         .name = NAME, .cols = 8, .rows = 8, .board_bytes = sizeof(CollapseBoard),                          \
-        .features = &ecroulement_features,                                                                \
+        .features = &ecroulement_features, .board_valid = ecroulement_board_valid,                        \
         .start_fen = "3BBBBB/4BBBB/5BBB/W5BB/WW5B/WWW5/WWWW4/WWWWW3 w",                                   \
         .rules = &RULES_TABLE, .parse_fen = ecroulement_parse_fen, .format_fen = ecroulement_format_fen,    \
         .generate = ecroulement_generate, .generate_noisy = ecroulement_generate_noisy, .may_stand_pat = ecroulement_may_stand_pat,                   \

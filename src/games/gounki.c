@@ -339,6 +339,29 @@ static void put(GounkiBoard *b, uint64_t *key, int cell, uint8_t stack)
     }
 }
 
+static bool gounki_board_valid(const Variant *v, const Position *pos)
+{
+    (void)v;
+    const GounkiBoard *b = CBOARD(pos);
+    GounkiBoard rebuilt;
+    memset(&rebuilt, 0, sizeof rebuilt);
+    uint64_t key = 0;
+    int rounds[2] = {0, 0}, squares[2] = {0, 0};
+    for (int c = 0; c < 64; c++) {
+        uint8_t stack = b->cells[c];
+        if (!stack) continue;
+        if ((stack & ~(BLACK_BIT | 15)) || stack_size(stack) < 1 || stack_size(stack) > 3) return false;
+        put(&rebuilt, &key, c, stack);
+        rounds[stack_side(stack)] += stack_rounds(stack);
+        squares[stack_side(stack)] += stack_squares(stack);
+    }
+    for (int s = 0; s < 2; s++)
+        if (rounds[s] > 8 || squares[s] > 8 || b->pieces[s] != rounds[s] + squares[s] ||
+            b->occupied[s] != rebuilt.occupied[s])
+            return false;
+    return b->finished <= 1 && pos->extra_turns <= 2;
+}
+
 static void gounki_make_move(const Variant *v, const Position *pos, const Move *m, Position *out)
 {
     (void)v;
@@ -751,6 +774,7 @@ static const char *const gounki_bench[] = {
  * 168 games at 100 ms a move (most game pairs won by White both times), so it is left off */
 const Variant variant_gounki = {
     .name = "gounki", .cols = 8, .rows = 8, .board_bytes = sizeof(GounkiBoard), .features = &gounki_features,
+    .board_valid = gounki_board_valid,
     .start_fen = "rsrsrsrs/srsrsrsr/8/8/8/8/RSRSRSRS/SRSRSRSR w",
     .parse_fen = gounki_parse_fen, .format_fen = gounki_format_fen,
     .generate = gounki_generate, .generate_noisy = gounki_generate_noisy,

@@ -286,6 +286,29 @@ static void set_cell(TawolBoard *b, uint64_t *key, int cell, uint8_t value)
     if (value) *key ^= cell_keys[cell][value & 31];
 }
 
+static bool tawol_board_valid(const Variant *v, const Position *pos)
+{
+    (void)v;
+    const TawolBoard *b = CBOARD(pos);
+    TawolBoard rebuilt;
+    memset(&rebuilt, 0, sizeof rebuilt);
+    uint64_t key = 0;
+    int kinds[2][4] = {{0}};
+    for (int c = 0; c < 64; c++) {
+        uint8_t cell = b->cells[c];
+        if (!cell) continue;
+        /* five bits: a lower piece, and maybe a pawn of the other side on it */
+        if ((cell & ~31) || lower_type(cell) == NONE || upper_type(cell) == TOWER) return false;
+        set_cell(&rebuilt, &key, c, cell);
+        kinds[lower_side(cell)][lower_type(cell)]++;
+        if (upper_type(cell)) kinds[upper_side(cell)][upper_type(cell)]++;
+    }
+    for (int s = 0; s < 2; s++)
+        for (int t = 1; t < 4; t++)
+            if (kinds[s][t] > pieces_each[t]) return false;
+    return b->occupied == rebuilt.occupied && memcmp(&b->counts, &rebuilt.counts, sizeof b->counts) == 0;
+}
+
 /* What the move leaves on its two cells: the origin keeps the piece below the moving pawn (free
  * again), if any; the target holds the pawn, on whatever it attacks. */
 static inline void moved_cells(const TawolBoard *b, int side, const Move *m, uint8_t *from_after, uint8_t *to_after)
@@ -481,7 +504,7 @@ static const char *const tawol_bench[] = {
 
 const Variant variant_tawol = {
     .name = "tawol", .cols = 8, .rows = 8, .start_fen = TAWOL_START_FEN, .board_bytes = sizeof(TawolBoard),
-    .features = &tawol_features,
+    .features = &tawol_features, .board_valid = tawol_board_valid,
     .parse_fen = tawol_parse_fen, .format_fen = tawol_format_fen,
     .generate = tawol_generate, .generate_noisy = tawol_generate_noisy, .may_stand_pat = tawol_may_stand_pat,
     .make_move = tawol_make_move, .key_after = tawol_key_after, .evaluate = tawol_hand_evaluate,

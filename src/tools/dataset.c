@@ -196,6 +196,13 @@ bool dataset_read(const char *path, const Variant *v, void (*visit)(void *ctx, c
                     ok = false;
                     break;
                 }
+                /* the checksum says the bytes are the writer's, not that the writer was sound */
+                if (v->board_valid && !v->board_valid(v, &r.position)) {
+                    snprintf(err, errlen, "%s: bad record %" PRIu64 " at offset %" PRIu64 " (not a %s board)", path,
+                             seen + i, (uint64_t)DATASET_HEADER_BYTES + (seen + i) * record_size, v->name);
+                    ok = false;
+                    break;
+                }
                 visit(ctx, &r);
             }
             if (!ok) break;
