@@ -7,6 +7,9 @@
  *                  DONJON_FUZZING, which keeps searches, perft and allocations small);
  *   FUZZ_RECORDS   `donjon records` on a game-records file (PDN) made of the input: it either
  *                  writes a shard or fails and leaves none;
+ *   FUZZ_DATASET   the data-shard reader on records made of the input behind a good header and
+ *                  checksum: what it hands on (every board checked) must be readable by the
+ *                  features and the evaluation;
  *   FUZZ_WEIGHTS   the weights-file reader on a variant's built-in file with the input's byte
  *                  patches (and a cut), the checksum made good or not: a file it accepts must give
  *                  the same score by the fast path, the plain feature sum and the accumulator.
@@ -15,6 +18,7 @@
 #include "../../src/eval_weights.h"
 #include "../../src/game.h"
 #include "../../src/protocol.h"
+#include "../../src/tools/dataset.h"
 #include "../../src/tools/tools.h"
 
 #include <stdio.h>
@@ -78,12 +82,29 @@ static void check_position(const Variant *v, const Position *pos)
 }
 #endif
 
-#ifdef FUZZ_WEIGHTS
+#if defined(FUZZ_WEIGHTS) || defined(FUZZ_DATASET)
 static void write_le(unsigned char *p, uint64_t x, int bytes)
 {
     for (int i = 0; i < bytes; i++) p[i] = (unsigned char)(x >> (8 * i));
 }
 
+#endif
+#ifdef FUZZ_DATASET
+/* What train does with a record: its features, and the scores of the weights. */
+static void visit_record(void *ctx, const DatasetRecord *r)
+{
+    const Variant *v = ctx;
+    static Feature features[FEATURES_MAX];
+    int phase, scale;
+    int n = v->features->extract(v, &r->position, features, &phase, &scale);
+    require(n >= 0 && n <= FEATURES_MAX, "feature count");
+    const EvalWeights *w = eval_weights_builtin(v);
+    if (w) require(learned_evaluate(v, &r->position, w) == learned_evaluate_generic(v, &r->position, w),
+                   "fast path = feature sum");
+    v->evaluate(v, &r->position);
+}
+#endif
+#ifdef FUZZ_WEIGHTS
 /* v's built-in weights as the file eval_weights_write would make of them (size in *size). */
 static unsigned char *builtin_file(const Variant *v, const EvalWeights *w, size_t *size)
 {
@@ -187,6 +208,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     require((status == 0) == (access(shard, F_OK) == 0), "a shard exactly when records succeeds");
     remove(shard);
     remove(pdn);
+#elif defined(FUZZ_DATASET)
+    /* data[0]: the variant; the rest: records (whole ones only), behind a good header */
+    const Variant *v = variant_at(data[0] % variant_count());
+    if (!v->features) return 0;
+    size_t record_size = (size_t)dataset_record_size(v), count = (size - 1) / record_size;
+    size_t file_size = DATASET_HEADER_BYTES + count * record_size;
+    unsigned char *file = calloc(1, file_size);
+    memcpy(file, DATASET_MAGIC, 8);
+    write_le(file + 8, DATASET_VERSION, 4);
+    write_le(file + 12, record_size, 4);
+    memcpy(file + 16, v->name, strlen(v->name));
+    write_le(file + 40, count, 8);
+    memcpy(file + DATASET_HEADER_BYTES, data + 1, count * record_size);
+    write_le(file + 80, fnv1a64(file + DATASET_HEADER_BYTES, count * record_size, FNV1A64_START), 8);
+    char path[64], err[512];
+    snprintf(path, sizeof path, "/tmp/donjon-fuzz-%d.bin", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    require(f && fwrite(file, 1, file_size, f) == file_size && fclose(f) == 0, "write the shard");
+    dataset_read(path, v, visit_record, (void *)v, NULL, err, sizeof err);
+    remove(path);
+    free(file);
 #elif defined(FUZZ_WEIGHTS)
     /* data[0]: the variant; data[1]: bit 0 keeps the checksum as patched (else it is made
      * good, so that the weights themselves are read), bit 1 cuts the file at the last patch,
@@ -236,7 +278,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         require(strncmp(err, "fuzz: ", 6) == 0, "a refusal names the file");
     free(file);
 #else
-#error "define FUZZ_FEN, FUZZ_MOVE, FUZZ_PROTOCOL, FUZZ_RECORDS or FUZZ_WEIGHTS"
+#error "define FUZZ_FEN, FUZZ_MOVE, FUZZ_PROTOCOL, FUZZ_RECORDS, FUZZ_DATASET or FUZZ_WEIGHTS"
 #endif
     return 0;
 }
