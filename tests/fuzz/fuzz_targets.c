@@ -5,6 +5,7 @@
  *   FUZZ_MOVE      every game's move-text parser on the start and bench positions;
  *   FUZZ_PROTOCOL  the command-line parser and whole protocol sessions (the engine is built with
  *                  DONJON_FUZZING, which keeps searches, perft and allocations small);
+ *   FUZZ_HUB       whole sessions of the Hub protocol (`donjon hub`), built as FUZZ_PROTOCOL;
  *   FUZZ_RECORDS   `donjon records` on a game-records file (PDN) made of the input: it either
  *                  writes a shard or fails and leaves none;
  *   FUZZ_DATASET   the data-shard reader on records made of the input behind a good header and
@@ -17,6 +18,7 @@
  */
 #include "../../src/eval_weights.h"
 #include "../../src/game.h"
+#include "../../src/hub.h"
 #include "../../src/protocol.h"
 #include "../../src/tools/dataset.h"
 #include "../../src/tools/tools.h"
@@ -151,7 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!initialised) {
         games_init();
         initialised = 1;
-#ifdef FUZZ_PROTOCOL
+#if defined(FUZZ_PROTOCOL) || defined(FUZZ_HUB)
         if (!freopen("/dev/null", "w", stdout)) abort();
 #endif
     }
@@ -185,6 +187,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *in = fmemopen((void *)data, size, "r");
     if (in) {
         protocol_loop(in);
+        fclose(in);
+    }
+#elif defined(FUZZ_HUB)
+    FILE *in = fmemopen((void *)data, size, "r");
+    if (in) {
+        hub_loop(in);
         fclose(in);
     }
 #elif defined(FUZZ_RECORDS)
@@ -278,7 +286,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         require(strncmp(err, "fuzz: ", 6) == 0, "a refusal names the file");
     free(file);
 #else
-#error "define FUZZ_FEN, FUZZ_MOVE, FUZZ_PROTOCOL, FUZZ_RECORDS, FUZZ_DATASET or FUZZ_WEIGHTS"
+#error "define FUZZ_FEN, FUZZ_MOVE, FUZZ_PROTOCOL, FUZZ_HUB, FUZZ_RECORDS, FUZZ_DATASET or FUZZ_WEIGHTS"
 #endif
     return 0;
 }
