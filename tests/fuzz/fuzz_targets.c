@@ -89,7 +89,6 @@ static void write_le(unsigned char *p, uint64_t x, int bytes)
 {
     for (int i = 0; i < bytes; i++) p[i] = (unsigned char)(x >> (8 * i));
 }
-
 #endif
 #ifdef FUZZ_DATASET
 /* What train does with a record: its features, and the scores of the weights. */

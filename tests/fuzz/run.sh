@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs the fuzz targets (fen, move, protocol, hub, records, dataset, weights) over their corpora in tests/fuzz/corpus.
+# Builds and runs the fuzz targets (fen, move, protocol, hub, records, dataset, weights) over their
+# corpora in tests/fuzz/corpus.
 #   tests/fuzz/run.sh --seconds 60      each target for 60 s (libFuzzer), or 200000 random runs
 #   tests/fuzz/run.sh --runs 2000       a short fixed-seed pass (what CI runs)
 # With clang's libFuzzer the targets are coverage-guided; without it a seeded random driver
