@@ -116,12 +116,11 @@ void eval_weights_free(EvalWeights *w)
     free(w);
 }
 
-bool eval_weights_write(const char *path, const Variant *v, const int16_t *opening, const int16_t *ending,
-                        char *err, size_t errlen)
+void eval_weights_header(const Variant *v, const int16_t *opening, const int16_t *ending,
+                         unsigned char header[WEIGHTS_HEADER_BYTES])
 {
     size_t count = (size_t)v->features->count;
-    unsigned char header[WEIGHTS_HEADER_BYTES];
-    memset(header, 0, sizeof header);
+    memset(header, 0, WEIGHTS_HEADER_BYTES);
     memcpy(header, WEIGHTS_MAGIC, 8);
     write_u32(header + 8, WEIGHTS_VERSION);
     write_u32(header + 12, (uint32_t)count);
@@ -130,6 +129,14 @@ bool eval_weights_write(const char *path, const Variant *v, const int16_t *openi
     write_u32(header + 80, WEIGHT_UNIT);
     uint64_t checksum = fnv1a64(opening, count * 2, FNV1A64_START);
     write_u64(header + 88, fnv1a64(ending, count * 2, checksum));
+}
+
+bool eval_weights_write(const char *path, const Variant *v, const int16_t *opening, const int16_t *ending,
+                        char *err, size_t errlen)
+{
+    size_t count = (size_t)v->features->count;
+    unsigned char header[WEIGHTS_HEADER_BYTES];
+    eval_weights_header(v, opening, ending, header);
     FILE *f = fopen(path, "wb");
     bool ok = f && fwrite(header, 1, sizeof header, f) == sizeof header && fwrite(opening, 2, count, f) == count &&
               fwrite(ending, 2, count, f) == count;

@@ -48,6 +48,9 @@ bool eval_weights_parse(const Variant *v, const void *bytes, size_t size, const 
 /* Reads and checks a weights file; on success *out is a new table (eval_weights_free). */
 bool eval_weights_load(const Variant *v, const char *path, EvalWeights **out, char *err, size_t errlen);
 void eval_weights_free(EvalWeights *w);
+/* The header of v's weights file for these weights (its checksum included). */
+void eval_weights_header(const Variant *v, const int16_t *opening, const int16_t *ending,
+                         unsigned char header[WEIGHTS_HEADER_BYTES]);
 /* Writes a weights file; false with err on an I/O error. */
 bool eval_weights_write(const char *path, const Variant *v, const int16_t *opening, const int16_t *ending,
                         char *err, size_t errlen);

@@ -111,13 +111,8 @@ static unsigned char *builtin_file(const Variant *v, const EvalWeights *w, size_
 {
     size_t count = w->count;
     *size = WEIGHTS_HEADER_BYTES + count * 4;
-    unsigned char *file = calloc(1, *size);
-    memcpy(file, WEIGHTS_MAGIC, 8);
-    write_le(file + 8, WEIGHTS_VERSION, 4);
-    write_le(file + 12, count, 4);
-    memcpy(file + 16, v->name, strlen(v->name));
-    memcpy(file + 40, v->features->name, strlen(v->features->name));
-    write_le(file + 80, WEIGHT_UNIT, 4);
+    unsigned char *file = malloc(*size);
+    eval_weights_header(v, w->opening, w->ending, file);
     memcpy(file + WEIGHTS_HEADER_BYTES, w->opening, count * 2);
     memcpy(file + WEIGHTS_HEADER_BYTES + count * 2, w->ending, count * 2);
     return file;
