@@ -57,6 +57,7 @@ typedef struct {
 } Walker;
 
 enum { STEP_BLOCKED, STEP_CELL, STEP_EXIT };
+enum { KIND_EACH = 8 }; /* rounds a side has, and squares */
 
 /* One step; a side edge bounces the walker back except on the first step. */
 static inline int walk(Walker *w, bool first)
@@ -356,7 +357,7 @@ static bool gounki_board_valid(const Variant *v, const Position *pos)
         squares[stack_side(stack)] += stack_squares(stack);
     }
     for (int s = 0; s < 2; s++)
-        if (rounds[s] > 8 || squares[s] > 8 || b->pieces[s] != rounds[s] + squares[s] ||
+        if (rounds[s] > KIND_EACH || squares[s] > KIND_EACH || b->pieces[s] != rounds[s] + squares[s] ||
             b->occupied[s] != rebuilt.occupied[s])
             return false;
     return b->finished <= 1 && pos->extra_turns <= 2;
@@ -683,7 +684,7 @@ static bool gounki_parse_fen(const Variant *v, const char *text, Position *out, 
         }
     }
     for (int s = 0; s < 2; s++) {
-        if (rounds_of[s] > 8 || squares_of[s] > 8)
+        if (rounds_of[s] > KIND_EACH || squares_of[s] > KIND_EACH)
             return fen_fail(err, errlen, "more than 8 rounds or 8 squares for a side", text);
         b->pieces[s] = (uint8_t)(rounds_of[s] + squares_of[s]);
     }
