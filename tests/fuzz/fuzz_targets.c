@@ -13,9 +13,13 @@
  *                  features and the evaluation;
  *   FUZZ_WEIGHTS   the weights-file reader on a variant's built-in file with the input's byte
  *                  patches (and a cut), the checksum made good or not: a file it accepts must give
- *                  the same score by the fast path, the plain feature sum and the accumulator.
+ *                  the same score by the fast path, the plain feature sum and the accumulator;
+ *   FUZZ_DXP       whole DXP sessions (`donjon dxp`, connecting to the target's own socket): the
+ *                  input is what the peer sends, at once; the session must end with 0 or 1, and
+ *                  every message Donjon sends must be well formed.
  * The first input byte picks the variant (and position) where one is needed.
  */
+#include "../../src/dxp.h"
 #include "../../src/eval_weights.h"
 #include "../../src/game.h"
 #include "../../src/hub.h"
@@ -27,12 +31,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef FUZZ_DXP
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/socket.h>
+#endif
 
-/* inline: not every target uses it */
+/* inline: not every target uses it; to the descriptor, as stderr may be silenced for a run */
 static inline void require(int condition, const char *what)
 {
     if (!condition) {
-        fprintf(stderr, "fuzz check failed: %s\n", what);
+        dprintf(STDERR_FILENO, "fuzz check failed: %s\n", what);
         abort();
     }
 }
@@ -138,6 +149,67 @@ static void check_scores(const Variant *v, const Position *pos, const EvalWeight
                 "accumulator from the parent = from scratch");
         require(learned_evaluate(v, &child, w) == learned_evaluate_generic(v, &child, w), "fast path = feature sum");
     }
+}
+#endif
+
+#ifdef FUZZ_DXP
+/* The fields of a message Donjon sends (protocol.md, "DXP"): its type's fixed widths, digits
+ * where numbers go, printable ASCII, at most 127 bytes. */
+static int digits(const char *m, size_t from, size_t count)
+{
+    for (size_t i = from; i < from + count; i++)
+        if (m[i] < '0' || m[i] > '9') return 0;
+    return 1;
+}
+
+static void check_sent_message(const char *m, size_t length)
+{
+    require(length >= 1 && length <= 127, "a sent message is 1 to 127 bytes");
+    for (size_t i = 0; i < length; i++) require(m[i] >= 32 && m[i] < 127, "a sent message is printable ASCII");
+    switch (m[0]) {
+    case 'R':
+        require(length >= 43 && strncmp(m + 1, "01", 2) == 0 && (m[35] == 'W' || m[35] == 'Z') && digits(m, 36, 6),
+                "R fields");
+        require((length == 43 && m[42] == 'A') || (length == 94 && m[42] == 'B' && strspn(m + 44, "ewzWZ") == 50),
+                "R position");
+        break;
+    case 'A': require(length == 34 && digits(m, 33, 1), "A fields"); break;
+    case 'M':
+        require(length >= 11 && digits(m, 1, length - 1), "M digits");
+        require(length == 11 + 2 * (size_t)((m[9] - '0') * 10 + m[10] - '0'), "M length = its capture count");
+        break;
+    case 'E': require(length == 3 && m[1] >= '0' && m[1] <= '3' && (m[2] == '0' || m[2] == '1'), "E fields"); break;
+    case 'C': break;
+    case 'B': require(length == 5 && digits(m, 1, 3) && (m[4] == 'W' || m[4] == 'Z'), "B fields"); break;
+    case 'K': require(length == 2 && digits(m, 1, 1), "K fields"); break;
+    default: require(0, "a sent message has a known type");
+    }
+}
+
+typedef struct {
+    char *argv[16];
+    int argc, status;
+    _Atomic int done;
+    FILE *log;                  /* the session's lines and complaints */
+} DxpRun;
+
+static void *run_dxp(void *context)
+{
+    DxpRun *run = context;
+    run->status = dxp_main(run->argc, run->argv);
+    atomic_store(&run->done, 1);
+    return NULL;
+}
+
+/* A check of the session: when it fails, what the session said comes first. */
+static void require_session(DxpRun *run, int condition, const char *what)
+{
+    if (condition) return;
+    char line[512];
+    fflush(run->log);
+    rewind(run->log);
+    while (fgets(line, sizeof line, run->log)) dprintf(STDERR_FILENO, "session: %s", line);
+    require(0, what);
 }
 #endif
 
@@ -279,8 +351,71 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else
         require(strncmp(err, "fuzz: ", 6) == 0, "a refusal names the file");
     free(file);
+#elif defined(FUZZ_DXP)
+    /* data[0]: bits 0-1 the variant (the four draughts games), bit 2 Donjon the initiator, bits
+     * 3-4 the games it plays or accepts (1 to 4); the rest: the peer's bytes, sent at once, then
+     * the peer's side of the connection is shut */
+    static const char *variants[] = {"international", "checkers", "russian", "brazilian"};
+    int listener = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t address_length = sizeof address;
+    require(listener >= 0 && bind(listener, (struct sockaddr *)&address, sizeof address) == 0 &&
+                listen(listener, 1) == 0 &&
+                getsockname(listener, (struct sockaddr *)&address, &address_length) == 0,
+            "a listening socket");
+    char port[16], games[8];
+    snprintf(port, sizeof port, "%d", ntohs(address.sin_port));
+    snprintf(games, sizeof games, "%d", 1 + (data[0] >> 3 & 3));
+    DxpRun run = {.argv = {"--port", port, "--variant", (char *)variants[data[0] & 3], "--depth", "2", "--hash",
+                           "1", "--timeout", "5", "--games", games}};
+    run.argc = 12;
+    if (data[0] & 4) run.argv[run.argc++] = "--initiator";
+    /* the session's lines (stdout) and complaints (stderr), out of the fuzzer's log (the
+     * sanitizers write to the descriptor, not through stderr), kept for a failed check */
+    FILE *out = stdout, *err = stderr;
+    run.log = tmpfile();
+    require(run.log != NULL, "a file for the session's lines");
+    stdout = stderr = run.log;
+    pthread_t session;
+    require(pthread_create(&session, NULL, run_dxp, &run) == 0, "start the session");
+    struct pollfd waiting = {.fd = listener, .events = POLLIN};
+    for (int waited_ms = 0; poll(&waiting, 1, 100) != 1; waited_ms += 100)
+        require_session(&run, !atomic_load(&run.done) && waited_ms < 60000, "the session connects");
+    int peer = accept(listener, NULL, NULL);
+    require_session(&run, peer >= 0, "accept the session");
+    close(listener);
+    for (size_t sent = 1; sent < size;) {
+        ssize_t n = send(peer, data + sent, size - sent, MSG_NOSIGNAL);
+        if (n <= 0) break; /* the session closed first */
+        sent += (size_t)n;
+    }
+    shutdown(peer, SHUT_WR);
+    /* everything the session sends, to its end (it closes the connection) */
+    static char received[1 << 16];
+    size_t used = 0;
+    for (;;) {
+        struct pollfd readable = {.fd = peer, .events = POLLIN};
+        require_session(&run, poll(&readable, 1, 60000) == 1, "the session ends once the peer is silent");
+        ssize_t n = recv(peer, received + used, sizeof received - used, 0);
+        if (n <= 0) break;
+        used += (size_t)n;
+        char *nul;
+        while ((nul = memchr(received, 0, used))) {
+            size_t length = (size_t)(nul - received);
+            check_sent_message(received, length);
+            memmove(received, nul + 1, used - length - 1);
+            used -= length + 1;
+        }
+        require(used < sizeof received, "a sent message ends");
+    }
+    require(used == 0, "the last sent message ends with its NUL");
+    close(peer);
+    pthread_join(session, NULL);
+    require_session(&run, run.status == 0 || run.status == 1, "a session ends with 0 or 1");
+    stdout = out, stderr = err;
+    fclose(run.log);
 #else
-#error "define FUZZ_FEN, FUZZ_MOVE, FUZZ_PROTOCOL, FUZZ_HUB, FUZZ_RECORDS, FUZZ_DATASET or FUZZ_WEIGHTS"
+#error "define FUZZ_FEN, FUZZ_MOVE, FUZZ_PROTOCOL, FUZZ_HUB, FUZZ_RECORDS, FUZZ_DATASET, FUZZ_WEIGHTS or FUZZ_DXP"
 #endif
     return 0;
 }

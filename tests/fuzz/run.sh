@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs the fuzz targets (fen, move, protocol, hub, records, dataset, weights) over their
-# corpora in tests/fuzz/corpus.
+# Builds and runs the fuzz targets (fen, move, protocol, hub, records, dataset, weights, dxp) over
+# their corpora in tests/fuzz/corpus.
 #   tests/fuzz/run.sh --seconds 60      each target for 60 s (libFuzzer), or 200000 random runs
 #   tests/fuzz/run.sh --runs 2000       a short fixed-seed pass (what CI runs)
 # With clang's libFuzzer the targets are coverage-guided; without it a seeded random driver
@@ -19,7 +19,7 @@ else
     driver=random
 fi
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1
-for target in fen move protocol hub records dataset weights; do
+for target in fen move protocol hub records dataset weights dxp; do
     upper=$(echo "$target" | tr a-z A-Z)
     binary=build/fuzz-$target
     if [ $driver = libfuzzer ]; then
