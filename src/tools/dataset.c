@@ -15,7 +15,7 @@ struct DatasetWriter {
     int record_size;
     uint64_t count, checksum;
     DatasetMeta meta;
-    char variant[24];
+    const Variant *variant;
     bool failed;
 };
 
@@ -28,23 +28,29 @@ static uint32_t get_u16(const unsigned char *p) { return p[0] | (uint32_t)p[1] <
 static uint32_t get_u32(const unsigned char *p) { return get_u16(p) | get_u16(p + 2) << 16; }
 static uint64_t get_u64(const unsigned char *p) { return get_u32(p) | (uint64_t)get_u32(p + 4) << 32; }
 
-static void encode_header(const DatasetWriter *w, unsigned char *h)
+void dataset_header(const Variant *v, const DatasetMeta *meta, uint64_t count, uint64_t checksum,
+                    unsigned char h[DATASET_HEADER_BYTES])
 {
     memset(h, 0, DATASET_HEADER_BYTES);
     memcpy(h, DATASET_MAGIC, 8);
     put_u32(h + 8, DATASET_VERSION);
-    put_u32(h + 12, (uint32_t)w->record_size);
-    memcpy(h + 16, w->variant, 24);
-    put_u64(h + 40, w->count);
-    put_u64(h + 48, w->meta.seed);
-    put_u64(h + 56, w->meta.first_game);
-    put_u64(h + 64, w->meta.games);
-    put_u32(h + 72, w->meta.nodes);
-    put_u32(h + 76, w->meta.depth);
-    put_u64(h + 80, w->checksum);
-    put_u32(h + 88, w->meta.weak_nodes);
-    put_u32(h + 92, (w->meta.weak_hand_set ? 1u : 0u) | (w->meta.weak_weights ? 2u : 0u) | (w->meta.records ? 4u : 0u));
-    put_u64(h + 96, w->meta.weak_weights);
+    put_u32(h + 12, (uint32_t)dataset_record_size(v));
+    memcpy(h + 16, v->name, strnlen(v->name, 23)); /* the rest of the 24 bytes stay 0 */
+    put_u64(h + 40, count);
+    put_u64(h + 48, meta->seed);
+    put_u64(h + 56, meta->first_game);
+    put_u64(h + 64, meta->games);
+    put_u32(h + 72, meta->nodes);
+    put_u32(h + 76, meta->depth);
+    put_u64(h + 80, checksum);
+    put_u32(h + 88, meta->weak_nodes);
+    put_u32(h + 92, (meta->weak_hand_set ? 1u : 0u) | (meta->weak_weights ? 2u : 0u) | (meta->records ? 4u : 0u));
+    put_u64(h + 96, meta->weak_weights);
+}
+
+static void encode_header(const DatasetWriter *w, unsigned char *h)
+{
+    dataset_header(w->variant, &w->meta, w->count, w->checksum, h);
 }
 
 DatasetWriter *dataset_create(const char *path, const Variant *v, const DatasetMeta *meta, char *err, size_t errlen)
@@ -55,7 +61,7 @@ DatasetWriter *dataset_create(const char *path, const Variant *v, const DatasetM
         return NULL;
     }
     snprintf(w->path, sizeof w->path, "%s", path);
-    strncpy(w->variant, v->name, sizeof w->variant - 1);
+    w->variant = v;
     w->record_size = dataset_record_size(v);
     w->meta = *meta;
     w->checksum = FNV1A64_START;

@@ -48,6 +48,9 @@ typedef struct {
 typedef struct DatasetWriter DatasetWriter;
 
 int dataset_record_size(const Variant *v);
+/* The header of a shard of v with these fields (what the writer puts first in its file). */
+void dataset_header(const Variant *v, const DatasetMeta *meta, uint64_t count, uint64_t checksum,
+                    unsigned char header[DATASET_HEADER_BYTES]);
 DatasetWriter *dataset_create(const char *path, const Variant *v, const DatasetMeta *meta, char *err, size_t errlen);
 bool dataset_append(DatasetWriter *w, const DatasetRecord *r);
 /* Writes the header (count, checksum) and closes; false with err on any I/O error. */

@@ -95,12 +95,6 @@ static void check_position(const Variant *v, const Position *pos)
 }
 #endif
 
-#if defined(FUZZ_WEIGHTS) || defined(FUZZ_DATASET)
-static void write_le(unsigned char *p, uint64_t x, int bytes)
-{
-    for (int i = 0; i < bytes; i++) p[i] = (unsigned char)(x >> (8 * i));
-}
-#endif
 #ifdef FUZZ_DATASET
 /* What train does with a record: its features, and the scores of the weights. */
 static void visit_record(void *ctx, const DatasetRecord *r)
@@ -117,6 +111,11 @@ static void visit_record(void *ctx, const DatasetRecord *r)
 }
 #endif
 #ifdef FUZZ_WEIGHTS
+static void write_le(unsigned char *p, uint64_t x, int bytes)
+{
+    for (int i = 0; i < bytes; i++) p[i] = (unsigned char)(x >> (8 * i));
+}
+
 /* v's built-in weights as the file eval_weights_write would make of them (size in *size). */
 static unsigned char *builtin_file(const Variant *v, const EvalWeights *w, size_t *size)
 {
@@ -288,14 +287,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!v->features) return 0;
     size_t record_size = (size_t)dataset_record_size(v), count = (size - 1) / record_size;
     size_t file_size = DATASET_HEADER_BYTES + count * record_size;
-    unsigned char *file = calloc(1, file_size);
-    memcpy(file, DATASET_MAGIC, 8);
-    write_le(file + 8, DATASET_VERSION, 4);
-    write_le(file + 12, record_size, 4);
-    memcpy(file + 16, v->name, strlen(v->name));
-    write_le(file + 40, count, 8);
+    unsigned char *file = malloc(file_size);
+    DatasetMeta meta = {0};
+    dataset_header(v, &meta, count, fnv1a64(data + 1, count * record_size, FNV1A64_START), file);
     memcpy(file + DATASET_HEADER_BYTES, data + 1, count * record_size);
-    write_le(file + 80, fnv1a64(file + DATASET_HEADER_BYTES, count * record_size, FNV1A64_START), 8);
     char path[64], err[512];
     snprintf(path, sizeof path, "/tmp/donjon-fuzz-%d.bin", (int)getpid());
     FILE *f = fopen(path, "wb");
