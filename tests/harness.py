@@ -1,5 +1,6 @@
 """harness.py — the test registry and helpers shared by the test modules."""
 import os
+import re
 
 from engine import Engine, EngineError
 
@@ -63,6 +64,13 @@ PROMPT_LIMIT = 1.0
 def check(condition, message="check failed"):
     if not condition:
         raise AssertionError(message)
+
+
+def last_score_cp(lines):
+    """The score of the last `info ... score cp N` line of a search's output; fails without one."""
+    scores = [int(m.group(1)) for m in (re.search(r" score cp (-?\d+)", line) for line in lines) if m]
+    check(scores, "no score cp in %s" % lines[-3:])
+    return scores[-1]
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-from harness import check, test
+from harness import check, last_score_cp, test
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOLVER = os.path.join(ROOT, "build", "egdb-solver")
@@ -169,8 +169,7 @@ def protocol_eval_d_and_play(ctx):
     # the search: a database win scores from 20000 and keeps the win
     e.send("position fen W:WK14,K19:BK32")
     lines = e.go("depth 4")
-    scores = [int(m.group(1)) for m in (re.search(r"score cp (-?\d+)", l) for l in lines) if m]
-    check(scores and scores[-1] >= 20000, lines[-3:])
+    check(last_score_cp(lines) >= 20000, lines[-3:])
     move = lines[-1].split()[1]
     e.send("position fen W:WK14,K19:BK32 moves " + move)
     check(egdb_line(e).startswith("loss"), "%s keeps the win" % move)
