@@ -149,6 +149,34 @@ def weak_hand_set_gives_one_side_the_hand_set_evaluation(ctx):
 
 
 @test("learning", sanitizers=False)
+def the_weaker_sides_own_scores_are_not_targets(ctx):
+    # a weaker side that played another evaluation scored its positions in that evaluation's units
+    # and by its opinion: the trainer takes the result alone as their target and leaves them out of
+    # K's fit. The positions it marks so must be exactly the records whose side to move is the
+    # weaker side (White in even games, Black in odd ones), counted here from the shard's bytes;
+    # a weaker side that only searched less (--weak-nodes) played the same evaluation: none
+    work = tempfile.mkdtemp()
+    for name, extra, other_evaluation in [("hand", ["--weak-hand-set"], True), ("nodes", ["--weak-nodes", 100], False)]:
+        path = os.path.join(work, name + ".bin")
+        done = donjon(ctx, "selfplay", "--variant", "checkers", "--games", 8, "--seed", 7, "--nodes", 300,
+                      "--out", path, "--progress", 0, *extra)
+        check(done.returncode == 0, done.stderr)
+        data = open(path, "rb").read()
+        size, count = struct.unpack_from("<I", data, 12)[0], struct.unpack_from("<Q", data, 40)[0]
+        weaker = 0
+        for i in range(count):
+            game, side = struct.unpack_from("<I", data, 128 + i * size)[0], data[128 + i * size + 9]
+            weaker += side == game % 2
+        check(0 < weaker < count, (weaker, count))
+        done = donjon(ctx, "train", "--variant", "checkers", "--data", path, "--out", os.path.join(work, "w.djw"),
+                      "--epochs", 0)
+        line = "%d of them the weaker side's, scored by its own evaluation" % weaker
+        check(done.returncode == 0 and (line in done.stderr) == other_evaluation and
+              ("weaker side's, scored" in done.stderr) == other_evaluation, (name, line, done.stderr[-800:]))
+    shutil.rmtree(work)
+
+
+@test("learning", sanitizers=False)
 def weak_eval_file_gives_one_side_other_weights(ctx):
     # the weaker side plays a weights file: the same weights as the other side's give the same
     # games, other weights change them; the header names them by their file's checksum

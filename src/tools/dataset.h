@@ -56,6 +56,9 @@ bool dataset_append(DatasetWriter *w, const DatasetRecord *r);
 /* Writes the header (count, checksum) and closes; false with err on any I/O error. */
 bool dataset_close(DatasetWriter *w, char *err, size_t errlen);
 uint64_t dataset_written(const DatasetWriter *w);
+/* The side that plays the weaker settings (selfplay --weak-*) in game number `game`: White in
+ * even games, Black in odd ones, so that each colour is the weaker side half the time. */
+static inline int dataset_weaker_side(uint64_t game) { return game % 2 == 0 ? SIDE_WHITE : SIDE_BLACK; }
 /* The shard's game count as the header will say it (a shard cut short). */
 void dataset_set_games(DatasetWriter *w, uint64_t games);
 

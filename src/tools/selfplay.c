@@ -201,10 +201,6 @@ static Position game_start(Worker *w, uint64_t *random, int *key_count)
     }
 }
 
-/* With --weak-nodes, the side that searches the smaller budget in game number `game`: White in
- * even games, Black in odd ones, so that each colour is the weaker side half the time. */
-static int weaker_side(uint64_t game) { return game % 2 == 0 ? SIDE_WHITE : SIDE_BLACK; }
-
 /* Plays game number `game`; its quiet positions are left in w->records. Returns the count,
  * and the result for White (0 loss, 1 draw, 2 win) in *white_result. */
 static int play_game(Worker *w, uint64_t game, int *white_result)
@@ -227,7 +223,7 @@ static int play_game(Worker *w, uint64_t game, int *white_result)
         }
         SearchLimits limits = sp->limits;
         const EvalWeights *weights = sp->weights;
-        if (pos.side == weaker_side(game)) {
+        if (pos.side == dataset_weaker_side(game)) {
             if (sp->weak_nodes) {
                 limits.nodes = sp->weak_nodes;
                 limits.depth = 0;
@@ -296,7 +292,7 @@ static void finish_game(SelfPlay *sp, uint64_t index, DatasetRecord *records, in
     sp->games_done++;
     sp->positions += (uint64_t)count;
     sp->wins[white_result]++;
-    sp->stronger_wins[weaker_side(sp->first_game + index) == SIDE_WHITE ? 2 - white_result : white_result]++;
+    sp->stronger_wins[dataset_weaker_side(sp->first_game + index) == SIDE_WHITE ? 2 - white_result : white_result]++;
     while (sp->next_to_write < sp->games && sp->finished[sp->next_to_write].done) {
         FinishedGame *g = &sp->finished[sp->next_to_write];
         for (int i = 0; i < g->count && !sp->write_failed; i++)

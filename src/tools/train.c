@@ -6,7 +6,10 @@
  * expected result through a sigmoid, σ(y / K), and is fitted by minimising the cross-entropy
  * against a target that blends the game's result with the search's opinion:
  *   t = λ · result + (1 − λ) · σ(score / K)       (result 1, ½, 0 for the side to move)
- * K is fitted first, to the data's own scores and results, so the weights come out in the
+ * except where the score is another evaluation's (the weaker side of a shard whose weaker side
+ * played the hand-set evaluation or other weights): its units and its opinion are not the ones
+ * trained, so the target there is the result alone. K is fitted first, to the data's own scores
+ * and results (those other scores left out), so the weights come out in the
  * units the search already uses (100 ≈ a man). Training is mini-batch Adam (moments kept per
  * weight, updated where a batch touches it) with decoupled L2 decay (AdamW) of the touched
  * weights. A held-out
@@ -40,6 +43,8 @@ typedef struct {
     float *result;             /* 1, 0.5, 0 for the side to move */
     int16_t *score;
     uint32_t *game;            /* file number · 2^24 + game, for the split */
+    uint8_t *side;             /* the side to move */
+    bool *foreign_score;       /* the score is another evaluation's (see the header) */
     uint64_t count, capacity, feature_count, feature_capacity;
     int current_file;
     bool failed;
@@ -64,7 +69,8 @@ static void add_position(void *ctx, const DatasetRecord *r)
         uint64_t c = d->capacity ? 2 * d->capacity : 1 << 16;
         if (!grow((void **)&d->first, sizeof *d->first, c + 1) || !grow((void **)&d->phase, sizeof *d->phase, c) ||
             !grow((void **)&d->scale, sizeof *d->scale, c) || !grow((void **)&d->result, sizeof *d->result, c) ||
-            !grow((void **)&d->score, sizeof *d->score, c) || !grow((void **)&d->game, sizeof *d->game, c)) {
+            !grow((void **)&d->score, sizeof *d->score, c) || !grow((void **)&d->game, sizeof *d->game, c) ||
+            !grow((void **)&d->side, sizeof *d->side, c) || !grow((void **)&d->foreign_score, sizeof *d->foreign_score, c)) {
             d->failed = true;
             return;
         }
@@ -91,6 +97,8 @@ static void add_position(void *ctx, const DatasetRecord *r)
     d->result[i] = (float)r->result / 2.0f;
     d->score[i] = r->score;
     d->game[i] = (uint32_t)d->current_file << 24 ^ (r->game & 0xFFFFFF);
+    d->side[i] = (uint8_t)r->position.side;
+    d->foreign_score[i] = false;
 }
 
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
@@ -109,6 +117,7 @@ static double fit_score_scale(const Data *d)
     for (int step = 0; step < 60; step++) {
         double a = high - (high - low) / 1.618034, b = low + (high - low) / 1.618034, loss[2] = {0, 0};
         for (uint64_t i = 0; i < d->count; i += 1 + d->count / 200000) {
+            if (d->foreign_score[i]) continue;
             double s = d->score[i] > 2000 ? 2000 : d->score[i] < -2000 ? -2000 : d->score[i];
             loss[0] += cross_entropy(sigmoid(s / a), d->result[i]);
             loss[1] += cross_entropy(sigmoid(s / b), d->result[i]);
@@ -365,6 +374,11 @@ int train_main(int argc, char **argv)
             fprintf(stderr, "donjon train: %s\n", data.failed ? "out of memory" : err);
             return 1;
         }
+        /* the weaker side's scores come from another evaluation when it played one */
+        uint64_t foreign = 0;
+        if (meta.weak_hand_set || meta.weak_weights)
+            for (uint64_t i = before; i < data.count; i++)
+                if (data.side[i] == dataset_weaker_side(data.game[i] & 0xFFFFFF)) data.foreign_score[i] = true, foreign++;
         /* what the weaker side did differently: its nodes, its evaluation, or both */
         char weak[160] = "", weak_nodes[24] = "", weak_weights[64] = "";
         if (meta.weak_nodes) snprintf(weak_nodes, sizeof weak_nodes, " %u", meta.weak_nodes);
@@ -380,6 +394,9 @@ int train_main(int argc, char **argv)
             fprintf(stderr, "%s: %" PRIu64 " positions (games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %u%s)\n",
                     files->list[f], data.count - before, meta.first_game, meta.first_game + meta.games - 1, meta.seed,
                     meta.depth ? "depth" : "nodes", meta.depth ? meta.depth : meta.nodes, weak);
+        if (foreign)
+            fprintf(stderr, "  %" PRIu64 " of them the weaker side's, scored by its own evaluation: their target is the "
+                            "result alone\n", foreign);
     }
     if (data.count < 10) {
         fprintf(stderr, "donjon train: only %" PRIu64 " positions: too few to train on\n", data.count);
@@ -404,7 +421,8 @@ int train_main(int argc, char **argv)
     uint64_t results[3] = {0, 0, 0};
     for (uint64_t i = 0; i < data.count; i++) {
         double s = data.score[i] > 3000 ? 3000 : data.score[i] < -3000 ? -3000 : data.score[i];
-        data.target[i] = (float)(lambda * data.result[i] + (1 - lambda) * sigmoid(s / t.K));
+        data.target[i] = data.foreign_score[i] ? data.result[i]
+                                               : (float)(lambda * data.result[i] + (1 - lambda) * sigmoid(s / t.K));
         results[(int)(data.result[i] * 2)]++;
         uint64_t h = data.game[i] ^ seed * 0x9E3779B97F4A7C15ull;
         if ((int)(next_random(&h) % 100) < held_out)
