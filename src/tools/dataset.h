@@ -62,8 +62,8 @@ static inline int dataset_weaker_side(uint64_t game) { return game % 2 == 0 ? SI
 /* The shard's game count as the header will say it (a shard cut short). */
 void dataset_set_games(DatasetWriter *w, uint64_t games);
 
-/* Reads a whole shard, checking it first (header, size, checksum); calls visit for every
- * record. False with err naming the file and the offset of the problem; visit is called only
+/* Reads a whole shard, checking it first (header, size, checksum); fills meta, then calls visit
+ * for every record. False with err naming the file and the offset of the problem; visit is called only
  * for a shard that checked out. */
 bool dataset_read(const char *path, const Variant *v, void (*visit)(void *ctx, const DatasetRecord *r), void *ctx,
                   DatasetMeta *meta, char *err, size_t errlen);

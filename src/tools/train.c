@@ -43,10 +43,10 @@ typedef struct {
     float *result;             /* 1, 0.5, 0 for the side to move */
     int16_t *score;
     uint32_t *game;            /* file number · 2^24 + game, for the split */
-    uint8_t *side;             /* the side to move */
     bool *foreign_score;       /* the score is another evaluation's (see the header) */
-    uint64_t count, capacity, feature_count, feature_capacity;
+    uint64_t count, capacity, feature_count, feature_capacity, foreign_count;
     int current_file;
+    const DatasetMeta *current_meta; /* the shard being read (dataset_read fills it before its records) */
     bool failed;
 } Data;
 
@@ -70,7 +70,7 @@ static void add_position(void *ctx, const DatasetRecord *r)
         if (!grow((void **)&d->first, sizeof *d->first, c + 1) || !grow((void **)&d->phase, sizeof *d->phase, c) ||
             !grow((void **)&d->scale, sizeof *d->scale, c) || !grow((void **)&d->result, sizeof *d->result, c) ||
             !grow((void **)&d->score, sizeof *d->score, c) || !grow((void **)&d->game, sizeof *d->game, c) ||
-            !grow((void **)&d->side, sizeof *d->side, c) || !grow((void **)&d->foreign_score, sizeof *d->foreign_score, c)) {
+            !grow((void **)&d->foreign_score, sizeof *d->foreign_score, c)) {
             d->failed = true;
             return;
         }
@@ -97,8 +97,10 @@ static void add_position(void *ctx, const DatasetRecord *r)
     d->result[i] = (float)r->result / 2.0f;
     d->score[i] = r->score;
     d->game[i] = (uint32_t)d->current_file << 24 ^ (r->game & 0xFFFFFF);
-    d->side[i] = (uint8_t)r->position.side;
-    d->foreign_score[i] = false;
+    /* the weaker side's scores come from another evaluation when it played one */
+    const DatasetMeta *m = d->current_meta;
+    d->foreign_score[i] = (m->weak_hand_set || m->weak_weights) && r->position.side == dataset_weaker_side(r->game);
+    d->foreign_count += d->foreign_score[i];
 }
 
 static inline double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
@@ -368,17 +370,13 @@ int train_main(int argc, char **argv)
     for (int f = 0; f < files->list_count; f++) {
         char err[512];
         DatasetMeta meta;
-        uint64_t before = data.count;
+        uint64_t before = data.count, foreign_before = data.foreign_count;
         data.current_file = f;
+        data.current_meta = &meta;
         if (!dataset_read(files->list[f], v, add_position, &data, &meta, err, sizeof err) || data.failed) {
             fprintf(stderr, "donjon train: %s\n", data.failed ? "out of memory" : err);
             return 1;
         }
-        /* the weaker side's scores come from another evaluation when it played one */
-        uint64_t foreign = 0;
-        if (meta.weak_hand_set || meta.weak_weights)
-            for (uint64_t i = before; i < data.count; i++)
-                if (data.side[i] == dataset_weaker_side(data.game[i] & 0xFFFFFF)) data.foreign_score[i] = true, foreign++;
         /* what the weaker side did differently: its nodes, its evaluation, or both */
         char weak[160] = "", weak_nodes[24] = "", weak_weights[64] = "";
         if (meta.weak_nodes) snprintf(weak_nodes, sizeof weak_nodes, " %u", meta.weak_nodes);
@@ -394,9 +392,9 @@ int train_main(int argc, char **argv)
             fprintf(stderr, "%s: %" PRIu64 " positions (games %" PRIu64 "-%" PRIu64 " of seed %" PRIu64 ", %s %u%s)\n",
                     files->list[f], data.count - before, meta.first_game, meta.first_game + meta.games - 1, meta.seed,
                     meta.depth ? "depth" : "nodes", meta.depth ? meta.depth : meta.nodes, weak);
-        if (foreign)
+        if (data.foreign_count > foreign_before)
             fprintf(stderr, "  %" PRIu64 " of them the weaker side's, scored by its own evaluation: their target is the "
-                            "result alone\n", foreign);
+                            "result alone\n", data.foreign_count - foreign_before);
     }
     if (data.count < 10) {
         fprintf(stderr, "donjon train: only %" PRIu64 " positions: too few to train on\n", data.count);
