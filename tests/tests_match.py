@@ -336,6 +336,51 @@ def clock_games_and_sprt_stop(ctx):
 
 
 @test("match", sanitizers=False)
+def a_stopped_match_resumes_from_its_records(ctx):
+    donjon = os.path.join(ROOT, "donjon")
+    out = tempfile.mkdtemp()
+    pdn = os.path.join(out, "games.pdn")
+    match = [sys.executable, os.path.join(ROOT, "scripts", "match"), "--referee", donjon, "--depth", "1",
+             "--engine", donjon, "--name", "A", "--engine", donjon, "--name", "B", "--variant", "checkers",
+             "--openings", os.path.join(ROOT, "scripts", "openings", "checkers.txt"), "--pdn", pdn]
+    done = subprocess.run(match + ["--games", "4", "--quiet"], capture_output=True, text=True, timeout=300)
+    check(done.returncode == 0, done.stdout + done.stderr)
+    # a stop while the last game was being written: its record loses its movetext's end
+    with open(pdn) as f:
+        text = f.read()
+    with open(pdn, "w") as f:
+        f.write(text[:len(text) - 30])
+    done = subprocess.run(match + ["--games", "6", "--resume", "--json", os.path.join(out, "summary.json")],
+                          capture_output=True, text=True, timeout=300)
+    check(done.returncode == 0, done.stdout + done.stderr)
+    check("resumed 3 games from %s, 1 unfinished record left out" % pdn in done.stderr, done.stderr)
+    check("Game 4/6" in done.stdout and "Game 3/6" not in done.stdout, done.stdout)
+    games = parse_pdn(open(pdn).read())
+    check(sorted(int(g["Round"]) for g in games) == [1, 2, 3, 4, 5, 6], [g["Round"] for g in games])
+    with open(os.path.join(out, "summary.json")) as f:
+        report = json.load(f)
+    check(report["games"] == 6 and report["pairings"][0]["games"] == 6, report)
+    check(sum(report["pairings"][0]["pentanomial"]) == 3, "three whole pairs: %s" % report["pairings"][0])
+    # the records of another match are refused, and left as they were
+    done = subprocess.run(match[:-6] + ["--name", "C", "--variant", "checkers", "--pdn", pdn, "--games", "8",
+                                        "--resume"], capture_output=True, text=True, timeout=300)
+    check(done.returncode != 0 and "round 1 is A against B, this match's is A against C" in done.stderr,
+          done.stdout + done.stderr)
+    check(len(parse_pdn(open(pdn).read())) == 6, "the records stay")
+    # an SPRT the resumed games decide already plays no more: A won 20 pairs, drew one
+    decided = os.path.join(out, "decided.pdn")
+    with open(decided, "w") as f:
+        for k in range(21):
+            first, second = ("1/2-1/2", "1/2-1/2") if k == 0 else ("1-0", "0-1")
+            f.write(pdn_game(2 * k + 1, "A", "B", first) + pdn_game(2 * k + 2, "B", "A", second))
+    check(stats.sprt_decision([0, 0, 1, 0, 20], 0, 10, 0.05, 0.05)[0] == "H1", "the crafted pairs decide")
+    done = subprocess.run(match[:-2] + ["--pdn", decided, "--games", "100", "--sprt", "0", "10", "0.05", "0.05",
+                                        "--resume"], capture_output=True, text=True, timeout=300)
+    check(done.returncode == 0 and "Game " not in done.stdout and "A vs B: 42 games, +40 =2 -0" in done.stdout
+          and "H1 accepted" in done.stdout, done.stdout + done.stderr)
+
+
+@test("match", sanitizers=False)
 def play_a_short_game_in_the_terminal(ctx):
     proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "scripts", "play"), "--variant", "checkers",
                              "--side", "black", "--movetime", "50", "--engine", os.path.join(ROOT, "donjon")],
