@@ -50,6 +50,11 @@ def movetext(moves, result, other_side_first):
     return "\n".join(lines)
 
 
+def tag_value(value):
+    """A tag's value as a record writes it: PDN has no escape, so a double quote becomes a single one."""
+    return str(value).replace('"', "'")
+
+
 def record(variant, tags, start_fen, standard_start, other_side_first, moves, result):
     """One game: tags is a list of (name, value) (Event, White, Black, ...); start_fen is the FEN
     the moves are played from (may be empty for a game that never started)."""
@@ -65,5 +70,5 @@ def record(variant, tags, start_fen, standard_start, other_side_first, moves, re
     if start_fen and (variant not in GAME_TYPES or not standard_start):
         tags.append(("SetUp", "1"))
         tags.append(("FEN", start_fen))
-    text = "".join('[%s "%s"]\n' % (name, str(value).replace('"', "'")) for name, value in tags)
+    text = "".join('[%s "%s"]\n' % (name, tag_value(value)) for name, value in tags)
     return text + "\n" + movetext(moves, result, other_side_first) + "\n\n"

@@ -367,6 +367,15 @@ def a_stopped_match_resumes_from_its_records(ctx):
     check(done.returncode != 0 and "round 1 is A against B, this match's is A against C" in done.stderr,
           done.stdout + done.stderr)
     check(len(parse_pdn(open(pdn).read())) == 6, "the records stay")
+    # a name the records cannot write as it is (PDN has no escape for its double quote) still matches
+    quoted = os.path.join(out, "quoted.pdn")
+    named = [w if w != "A" else 'A"1' for w in match[:-1]] + [quoted]
+    for games in ("2", "4"):
+        done = subprocess.run(named + ["--games", games, "--resume", "--quiet"], capture_output=True, text=True,
+                              timeout=300)
+        check(done.returncode == 0, done.stdout + done.stderr)
+    check("resumed 2 games from %s" % quoted in done.stderr and 'A"1 vs B: 4 games' in done.stdout
+          and len(parse_pdn(open(quoted).read())) == 4, done.stdout + done.stderr)
     # an SPRT the resumed games decide already plays no more: A won 20 pairs, drew one
     decided = os.path.join(out, "decided.pdn")
     with open(decided, "w") as f:
