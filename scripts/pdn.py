@@ -8,8 +8,10 @@ Move numbers count from the variant's first mover: a record whose first move is 
 side's starts with `1...` (and a checkers record from the start, where Black moves first, with
 `1. <black move> <white move>`)."""
 import datetime
+import re
 
 GAME_TYPES = {"international": 20, "checkers": 21, "russian": 25, "brazilian": 26}
+TAG_LINE = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
 
 
 def first_mover(variant):
@@ -72,3 +74,37 @@ def record(variant, tags, start_fen, standard_start, other_side_first, moves, re
         tags.append(("FEN", start_fen))
     text = "".join('[%s "%s"]\n' % (name, tag_value(value)) for name, value in tags)
     return text + "\n" + movetext(moves, result, other_side_first) + "\n\n"
+
+
+class RecordError(ValueError):
+    """Text that is no PDN game list; its line is the 1-based line number of the problem."""
+
+    def __init__(self, line, message):
+        super().__init__("%d: %s" % (line, message))
+        self.line = line
+
+
+def read_games(text):
+    """The games of a PDN text in order, each as (line, tags, movetext, record): the number of its
+    first line, {tag: value}, its movetext lines joined by spaces, and its own text (tags and
+    movetext as written, ending with one blank line). The first tag line, a tag line after
+    movetext and a tag the game already has (a record cut off in its tags, then the next) open a
+    game; blank lines separate tags from movetext and games from games. Movetext before any game's
+    tags raises RecordError."""
+    games, current = [], None
+    for number, line in enumerate(text.splitlines(), 1):
+        tag = TAG_LINE.match(line)
+        if tag and (current is None or current["movetext"] or tag.group(1) in current["tags"]):
+            current = {"line": number, "tags": {}, "movetext": [], "lines": []}
+            games.append(current)
+        if current is None:
+            if line.strip():
+                raise RecordError(number, "movetext before any game's tags")
+            continue
+        current["lines"].append(line)
+        if tag:
+            current["tags"][tag.group(1)] = tag.group(2)
+        elif line.strip():
+            current["movetext"].append(line.strip())
+    return [(g["line"], g["tags"], " ".join(g["movetext"]), "\n".join(g["lines"]).rstrip("\n") + "\n\n")
+            for g in games]

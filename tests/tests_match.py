@@ -125,6 +125,15 @@ def pooled_records_pair_games_by_round(ctx):
         f.write(pdn_game(1, "A", "B", "1-0") + pdn_game(2, "B", "A", "1-0").replace('[Round "2"]\n', ""))
     done = subprocess.run(pool + [broken], capture_output=True, text=True, timeout=60)
     check(done.returncode != 0 and "broken.pdn:9: the game has no Round tag" in done.stderr, done.stderr)
+    # a record cut off in its tags is a game of its own, not the first tags of the next one
+    with open(broken, "w") as f:
+        f.write(pdn_game(1, "A", "B", "1-0") + '[Event "A vs B"]\n[Round "2"]\n' + pdn_game(3, "A", "B", "1-0"))
+    done = subprocess.run(pool + [broken], capture_output=True, text=True, timeout=60)
+    check(done.returncode != 0 and "broken.pdn:9: the game has no White tag" in done.stderr, done.stderr)
+    with open(broken, "w") as f:
+        f.write("1. 32-28 19-23\n\n" + pdn_game(1, "A", "B", "1-0"))
+    done = subprocess.run(pool + [broken], capture_output=True, text=True, timeout=60)
+    check(done.returncode != 0 and "broken.pdn:1: movetext before any game's tags" in done.stderr, done.stderr)
     third = os.path.join(out, "third.pdn")
     with open(third, "w") as f:
         f.write(pdn_game(1, "A", "C", "1-0"))
