@@ -11,6 +11,7 @@ import datetime
 import re
 
 GAME_TYPES = {"international": 20, "checkers": 21, "russian": 25, "brazilian": 26}
+RESULTS = ("1-0", "0-1", "1/2-1/2")  # the Result tags of a finished game ("*": unfinished)
 TAG_LINE = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
 
 
