@@ -95,6 +95,10 @@ static inline __attribute__((always_inline)) void visit_scalars(const Position *
     feature_emit(sink, summing, F_PLAIN_PAWNS, mine.plain_pawns - theirs.plain_pawns);
     feature_emit(sink, summing, F_TAKEN_LOCKED,
                  (mine.plain_pawns ? 0 : mine.taken) - (theirs.plain_pawns ? 0 : theirs.taken));
+    /* Zero in every game from the start (its weights stay 0): with 8 towers and 10 pawns a side,
+     * a side's deficit is max(0, its pawns blocking + its pawns blocked - 2), and every block is
+     * one pawn blocking of one side and one blocked of the other, so both deficits are equal.
+     * Kept, as removing it would change the layout of every weights file. */
     int deficit_mine = left_theirs > mine.plain_pawns ? left_theirs - mine.plain_pawns : 0;
     int deficit_theirs = left_ours > theirs.plain_pawns ? left_ours - theirs.plain_pawns : 0;
     feature_emit(sink, summing, F_HUNTER_DEFICIT, deficit_mine - deficit_theirs);
