@@ -74,6 +74,40 @@ def shards_and_weights_are_the_same_on_every_run(ctx):
 
 
 @test("learning", sanitizers=False)
+def only_the_weights_named_are_trained(ctx):
+    work = tempfile.mkdtemp()
+    shard = os.path.join(work, "shard.bin")
+    done = donjon(ctx, "selfplay", "--variant", "checkers", "--games", 12, "--seed", 3, "--nodes", 200, "--out", shard,
+                  "--hand-set", "--progress", 0)
+    check(done.returncode == 0, done.stderr)
+    start = os.path.join(work, "start.djw")
+    done = donjon(ctx, "train", "--variant", "checkers", "--epochs", 0, "--out", start)
+    check(done.returncode == 0, done.stderr)
+
+    def weights(path):
+        data = open(path, "rb").read()
+        count = struct.unpack_from("<I", data, 12)[0]
+        return struct.unpack_from("<%dh" % count, data, 96), struct.unpack_from("<%dh" % count, data, 96 + 2 * count)
+
+    # everything but the first weights (tempo, material: held where training would move them)
+    first, last = 6, len(weights(start)[0]) - 1
+    out = os.path.join(work, "only.djw")
+    done = donjon(ctx, "train", "--variant", "checkers", "--data", shard, "--init", start, "--out", out, "--epochs", 3,
+                  "--only", "%d-%d" % (first, last))
+    check(done.returncode == 0, done.stderr)
+    before, after = weights(start), weights(out)
+    for phase in range(2):
+        moved = [i for i, (a, b) in enumerate(zip(before[phase], after[phase])) if a != b]
+        check(all(first <= i <= last for i in moved), "held weights moved: %s" % moved[:10])
+    check(any(before[ph][i] != after[ph][i] for ph in range(2) for i in range(first, last + 1)),
+          "no trained weight moved")
+    for bad in ("x", "5-2", "-1", "3-", "999999"):
+        done = donjon(ctx, "train", "--variant", "checkers", "--data", shard, "--out", out, "--only", bad)
+        check(done.returncode == 2 and "--only" in done.stderr, "--only %s: %d %s" % (bad, done.returncode, done.stderr))
+    shutil.rmtree(work)
+
+
+@test("learning", sanitizers=False)
 def train_refuses_to_reuse_a_shard_of_other_games(ctx):
     # a shard left by a run with another --shard-games holds other games than its name says:
     # reusing it would train on part of the round without a word

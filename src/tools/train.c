@@ -139,6 +139,7 @@ typedef struct {
     float *w[2];               /* opening, ending */
     float *m[2], *v[2];        /* Adam moments */
     uint32_t *last_step;       /* for the decay of moments skipped while untouched */
+    int trained_first, trained_last; /* the indices trained (--only); the others are held */
 } Model;
 
 typedef struct Trainer Trainer;
@@ -259,6 +260,11 @@ static void apply_gradients(Trainer *t, Adam *adam, uint64_t batch)
     double correction1 = 1 - pow(adam->beta1, adam->step), correction2 = 1 - pow(adam->beta2, adam->step);
     for (int j = 0; j < first->touched_count; j++) {
         int32_t index = first->touched[j];
+        if (index < m->trained_first || index > m->trained_last) { /* held (--only): as it came */
+            first->gradient[0][index] = first->gradient[1][index] = 0;
+            first->mark[index] = 0;
+            continue;
+        }
         /* moments of a weight untouched for a while decay as if zero gradients had come */
         uint32_t idle = adam->step - 1 - m->last_step[index];
         m->last_step[index] = adam->step;
@@ -323,6 +329,7 @@ int train_main(int argc, char **argv)
         {.name = "--validation", .kind = OPTION_INTEGER, .help = "percent of the games held out (default 10)", .low = 1, .high = 50, .integer = 10},
         {.name = "--seed", .kind = OPTION_INTEGER, .help = "the seed of the shuffle and the split (default 1)", .low = 0, .high = 1ll << 62, .integer = 1},
         {.name = "--threads", .kind = OPTION_INTEGER, .help = "threads (default 1)", .low = 1, .high = 256, .integer = 1},
+        {.name = "--only", .kind = OPTION_TEXT, .help = "train only the weights FIRST[-LAST] (indices), hold the others"},
         {NULL},
     };
     const char *synopsis = "--variant V --data FILE [--data FILE ...] --out FILE [options]";
@@ -443,6 +450,29 @@ int train_main(int argc, char **argv)
         m->v[ph] = calloc((size_t)m->count, sizeof(float));
     }
     m->last_step = calloc((size_t)m->count, sizeof *m->last_step);
+    m->trained_first = 0, m->trained_last = m->count - 1;
+    const char *only = tool_option(options, "--only")->text;
+    if (only) {
+        /* FIRST or FIRST-LAST, within the feature set */
+        char *end;
+        long first = strtol(only, &end, 10), last = first;
+        if (end != only && *end == '-') {
+            const char *rest = end + 1;
+            last = strtol(rest, &end, 10);
+            if (end == rest) end = (char *)only;
+        }
+        if (end == only || *end || first < 0 || last < first || last >= m->count) {
+            fprintf(stderr, "donjon train: --only '%s': expected FIRST or FIRST-LAST, indices 0-%d\n", only,
+                    m->count - 1);
+            return 2;
+        }
+        m->trained_first = (int)first, m->trained_last = (int)last;
+        char first_name[96], last_name[96];
+        v->features->describe(v, (int)first, first_name, sizeof first_name);
+        v->features->describe(v, (int)last, last_name, sizeof last_name);
+        fprintf(stderr, "training only weights %ld (%s) to %ld (%s); the others are held\n", first, first_name, last,
+                last_name);
+    }
     float *best[2] = {malloc(sizeof(float) * (size_t)m->count), malloc(sizeof(float) * (size_t)m->count)};
     t.threads = (int)tool_option(options, "--threads")->integer;
     t.workers = calloc((size_t)t.threads, sizeof *t.workers);
