@@ -54,6 +54,7 @@ struct Protocol {
     Engine *engine;
     int64_t move_overhead;
     int multipv;
+    int contempt;
     int skill_level;
     uint64_t random_state;   /* seeds each weakened search */
     bool ponder;
@@ -188,6 +189,7 @@ static void command_uci(Protocol *p)
     text_emit("option name Move Overhead type spin default 30 min 0 max 5000");
     text_emit("option name Ponder type check default false");
     text_emit("option name MultiPV type spin default 1 min 1 max %d", MAX_MULTIPV);
+    text_emit("option name Contempt type spin default 0 min -%d max %d", CONTEMPT_MAX, CONTEMPT_MAX);
     text_emit("option name Skill Level type spin default %d min 0 max %d", SKILL_MAX, SKILL_MAX);
     text_emit("option name EvalFile type string default <built-in>");
     text_emit("option name EGDBPath type string default <default>");
@@ -286,6 +288,11 @@ static void command_setoption(Protocol *p, char **tokens, int count)
             error("MultiPV must be an integer from 1 to %d", MAX_MULTIPV);
         else
             p->multipv = (int)number;
+    } else if (strcasecmp(name, "Contempt") == 0) {
+        if (!text_parse_integer(value, -CONTEMPT_MAX, CONTEMPT_MAX, &number))
+            error("Contempt must be an integer from -%d to %d", CONTEMPT_MAX, CONTEMPT_MAX);
+        else
+            p->contempt = (int)number;
     } else if (strcasecmp(name, "EvalFile") == 0) {
         char err[512];
         if (!engine_set_eval_file(p->engine, value, err, sizeof err))
@@ -476,6 +483,7 @@ static void command_go(Protocol *p, char **tokens, int count)
     limits.clock[0] = limits.clock[1] = -1;
     limits.increment[0] = limits.increment[1] = 0;
     limits.multipv = p->multipv;
+    limits.contempt = p->contempt;
     /* go perft N is perft N, whatever else the line holds */
     for (int i = 1; i < count; i++)
         if (strcmp(tokens[i], "perft") == 0) {

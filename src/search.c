@@ -141,6 +141,15 @@ static bool is_history_draw(const SearchThread *t, int ply)
     return false;
 }
 
+/* A draw's score for the side to move at ply: the root side's contempt (Contempt) makes it
+ * worth less than an even position to the root side, more to its opponent, so that the
+ * search plays on in a position it holds only slightly worse rather than repeat it. */
+static inline int draw_score(const SearchThread *t, int ply)
+{
+    int contempt = t->shared->limits.contempt;
+    return t->stack[ply].side == t->shared->root.side ? -contempt : contempt;
+}
+
 /* Move ordering: TT move, noisy moves by how much they take, killers, history. Returns the
  * index of the first best-scored move, which pick_move would bring to the front. */
 static int score_moves(SearchThread *t, int ply, int count, uint16_t tt_move)
@@ -364,7 +373,7 @@ static int alpha_beta(SearchThread *t, int ply, int depth, int alpha, int beta, 
     check_limits(t);
     if (stopped(t)) return 0;
     if (ply > t->seldepth) t->seldepth = ply;
-    if (is_history_draw(t, ply)) return 0;
+    if (is_history_draw(t, ply)) return draw_score(t, ply);
     if (ply >= MAX_PLY) return evaluate_position(v, pos, t->weights);
     /* mate distance pruning: no score here can beat a mate already found nearer the root */
     if (alpha < -SCORE_MATE + ply) alpha = -SCORE_MATE + ply;

@@ -22,6 +22,7 @@
 #define MAX_MULTIPV 64
 #define ROOT_PV_MAX 64
 #define SKILL_MAX 10         /* Skill Level: 0 (weakest) .. SKILL_MAX (full strength) */
+#define CONTEMPT_MAX 1000     /* Contempt: -CONTEMPT_MAX .. CONTEMPT_MAX score units */
 #define SKILL_LINES 4        /* a weakened search compares this many root moves */
 #define SEARCH_BUSY_SLOTS 4096 /* positions being searched (SearchShared.busy); a power of two */
 
@@ -35,6 +36,7 @@ typedef struct {
     bool infinite;
     bool ponder;
     int multipv;
+    int contempt;            /* what a draw costs the side to move at the root (score units) */
     bool weakened;           /* Skill Level below SKILL_MAX (zeroed limits play at full strength) */
     int skill_level;         /* when weakened: the level, see skill_node_limit and search.c */
     uint64_t skill_seed;     /* the random choice of a weakened search */

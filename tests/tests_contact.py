@@ -172,3 +172,30 @@ def ponderhit_obeys_the_clock_and_the_last_info_names_the_move(ctx):
         last = lines[-2]
         check(last.startswith("info depth") and " pv " in last, "%s: %s" % (go, last))
         check(last.split(" pv ")[1].split()[0] == lines[-1].split()[1], "%s: %s / %s" % (go, last, lines[-1]))
+
+
+@test("contact")
+def contempt_decides_between_a_repetition_and_playing_on(ctx):
+    # After e3-e4 d6-d5 e4-e3, Black's d5-d6 brings back the start position: a draw by
+    # repetition. Valued at +1000 for the side to move (Contempt -1000) it beats any move a
+    # search from the start can find; valued at -1000 it loses to every one of them.
+    def score(lines):
+        info = [l for l in lines if l.startswith("info depth")][-1].split()
+        return info[info.index("score") + 1:info.index("score") + 3]
+
+    e = ctx.engine("tawol")
+    e.send("uci")
+    lines = e.read_until(lambda l: l == "uciok")
+    check(any(l.startswith("option name Contempt type spin default ") for l in lines), lines)
+    check(e.errors_until_ready("setoption name Contempt value 1001"), "Contempt 1001 accepted")
+    check(e.errors_until_ready("setoption name Contempt value many"), "Contempt 'many' accepted")
+    for contempt, repeats in ((-1000, True), (1000, False), (0, None)):
+        e.send("setoption name Contempt value %d" % contempt)
+        e.send("position startpos moves e3-e4 d6-d5 e4-e3")
+        lines = e.go("depth 4", timeout=60)
+        best = lines[-1].split()[1]
+        check(best in e.moves(), lines[-1])
+        if repeats is True:
+            check(best == "d5-d6" and score(lines) == ["cp", "1000"], lines[-2:])
+        elif repeats is False:
+            check(best != "d5-d6" and score(lines) != ["cp", "-1000"], lines[-2:])
