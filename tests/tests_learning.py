@@ -108,6 +108,27 @@ def only_the_weights_named_are_trained(ctx):
 
 
 @test("learning", sanitizers=False)
+def stronger_only_leaves_out_the_weaker_sides_positions(ctx):
+    work = tempfile.mkdtemp()
+    weak, equal = os.path.join(work, "weak.bin"), os.path.join(work, "equal.bin")
+    for path, extra in ((weak, ["--weak-nodes", 20]), (equal, [])):
+        done = donjon(ctx, "selfplay", "--variant", "checkers", "--games", 12, "--seed", 3, "--nodes", 200, "--out", path,
+                      "--hand-set", "--progress", 0, *extra)
+        check(done.returncode == 0, done.stderr)
+
+    def positions(path, *extra):
+        done = donjon(ctx, "train", "--variant", "checkers", "--data", path, "--out", os.path.join(work, "w.djw"),
+                      "--epochs", 1, *extra)
+        check(done.returncode == 0, done.stderr)
+        return int(re.search(r"\.bin: (\d+) positions", done.stderr).group(1))
+
+    every, stronger = positions(weak), positions(weak, "--stronger-only")
+    check(0 < stronger < every, "a shard with a weaker side: %d of %d positions kept" % (stronger, every))
+    check(positions(equal, "--stronger-only") == positions(equal), "a shard of equal games lost positions")
+    shutil.rmtree(work)
+
+
+@test("learning", sanitizers=False)
 def train_refuses_to_reuse_a_shard_of_other_games(ctx):
     # a shard left by a run with another --shard-games holds other games than its name says:
     # reusing it would train on part of the round without a word

@@ -47,6 +47,7 @@ typedef struct {
     uint64_t count, capacity, feature_count, feature_capacity, foreign_count;
     int current_file;
     const DatasetMeta *current_meta; /* the shard being read (dataset_read fills it before its records) */
+    bool stronger_only;        /* --stronger-only: the weaker side's positions are left out */
     bool failed;
 } Data;
 
@@ -62,6 +63,10 @@ static void add_position(void *ctx, const DatasetRecord *r)
 {
     Data *d = ctx;
     if (d->failed) return;
+    const DatasetMeta *meta = d->current_meta;
+    if (d->stronger_only && (meta->weak_nodes || meta->weak_hand_set || meta->weak_weights) &&
+        r->position.side == dataset_weaker_side(r->game))
+        return;
     Feature features[FEATURES_MAX];
     int phase, scale;
     int n = d->variant->features->extract(d->variant, &r->position, features, &phase, &scale);
@@ -329,6 +334,7 @@ int train_main(int argc, char **argv)
         {.name = "--validation", .kind = OPTION_INTEGER, .help = "percent of the games held out (default 10)", .low = 1, .high = 50, .integer = 10},
         {.name = "--seed", .kind = OPTION_INTEGER, .help = "the seed of the shuffle and the split (default 1)", .low = 0, .high = 1ll << 62, .integer = 1},
         {.name = "--threads", .kind = OPTION_INTEGER, .help = "threads (default 1)", .low = 1, .high = 256, .integer = 1},
+        {.name = "--stronger-only", .kind = OPTION_FLAG, .help = "leave out the weaker side's positions (shards with one)"},
         {.name = "--only", .kind = OPTION_TEXT, .help = "train only the weights FIRST[-LAST] (indices), hold the others"},
         {NULL},
     };
@@ -374,6 +380,7 @@ int train_main(int argc, char **argv)
     Data data;
     memset(&data, 0, sizeof data);
     data.variant = v;
+    data.stronger_only = tool_option(options, "--stronger-only")->given;
     for (int f = 0; f < files->list_count; f++) {
         char err[512];
         DatasetMeta meta;
