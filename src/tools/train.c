@@ -20,6 +20,7 @@
  * thread sums its fixed share of a batch, and the shares are added in thread order.
  */
 #include "../eval_weights.h"
+#include "../text_io.h"
 #include "../timeman.h"
 #include "dataset.h"
 #include "options.h"
@@ -64,9 +65,8 @@ static void add_position(void *ctx, const DatasetRecord *r)
     Data *d = ctx;
     if (d->failed) return;
     const DatasetMeta *meta = d->current_meta;
-    if (d->stronger_only && (meta->weak_nodes || meta->weak_hand_set || meta->weak_weights) &&
-        r->position.side == dataset_weaker_side(r->game))
-        return;
+    bool weaker_side = r->position.side == dataset_weaker_side(r->game);
+    if (d->stronger_only && weaker_side && (meta->weak_nodes || meta->weak_hand_set || meta->weak_weights)) return;
     Feature features[FEATURES_MAX];
     int phase, scale;
     int n = d->variant->features->extract(d->variant, &r->position, features, &phase, &scale);
@@ -103,8 +103,7 @@ static void add_position(void *ctx, const DatasetRecord *r)
     d->score[i] = r->score;
     d->game[i] = (uint32_t)d->current_file << 24 ^ (r->game & 0xFFFFFF);
     /* the weaker side's scores come from another evaluation when it played one */
-    const DatasetMeta *m = d->current_meta;
-    d->foreign_score[i] = (m->weak_hand_set || m->weak_weights) && r->position.side == dataset_weaker_side(r->game);
+    d->foreign_score[i] = weaker_side && (meta->weak_hand_set || meta->weak_weights);
     d->foreign_count += d->foreign_score[i];
 }
 
@@ -461,14 +460,14 @@ int train_main(int argc, char **argv)
     const char *only = tool_option(options, "--only")->text;
     if (only) {
         /* FIRST or FIRST-LAST, within the feature set */
-        char *end;
-        long first = strtol(only, &end, 10), last = first;
-        if (end != only && *end == '-') {
-            const char *rest = end + 1;
-            last = strtol(rest, &end, 10);
-            if (end == rest) end = (char *)only;
-        }
-        if (end == only || *end || first < 0 || last < first || last >= m->count) {
+        const char *dash = strchr(only, '-');
+        size_t first_length = dash ? (size_t)(dash - only) : strlen(only);
+        char first_text[24] = "";
+        long long first = -1, last = -1;
+        if (first_length < sizeof first_text) memcpy(first_text, only, first_length);
+        bool valid = first_length < sizeof first_text && text_parse_integer(first_text, 0, m->count - 1, &first);
+        if (valid) valid = dash ? text_parse_integer(dash + 1, first, m->count - 1, &last) : (last = first, true);
+        if (!valid) {
             fprintf(stderr, "donjon train: --only '%s': expected FIRST or FIRST-LAST, indices 0-%d\n", only,
                     m->count - 1);
             return 2;
@@ -477,7 +476,7 @@ int train_main(int argc, char **argv)
         char first_name[96], last_name[96];
         v->features->describe(v, (int)first, first_name, sizeof first_name);
         v->features->describe(v, (int)last, last_name, sizeof last_name);
-        fprintf(stderr, "training only weights %ld (%s) to %ld (%s); the others are held\n", first, first_name, last,
+        fprintf(stderr, "training only weights %lld (%s) to %lld (%s); the others are held\n", first, first_name, last,
                 last_name);
     }
     float *best[2] = {malloc(sizeof(float) * (size_t)m->count), malloc(sizeof(float) * (size_t)m->count)};
