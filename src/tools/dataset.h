@@ -59,6 +59,11 @@ uint64_t dataset_written(const DatasetWriter *w);
 /* The side that plays the weaker settings (selfplay --weak-*) in game number `game`: White in
  * even games, Black in odd ones, so that each colour is the weaker side half the time. */
 static inline int dataset_weaker_side(uint64_t game) { return game % 2 == 0 ? SIDE_WHITE : SIDE_BLACK; }
+/* Whether the shard's games had a weaker side at all (fewer nodes, or another evaluation). */
+static inline bool dataset_has_weaker_side(const DatasetMeta *m)
+{
+    return m->weak_nodes || m->weak_hand_set || m->weak_weights;
+}
 /* The shard's game count as the header will say it (a shard cut short). */
 void dataset_set_games(DatasetWriter *w, uint64_t games);
 

@@ -66,7 +66,7 @@ static void add_position(void *ctx, const DatasetRecord *r)
     if (d->failed) return;
     const DatasetMeta *meta = d->current_meta;
     bool weaker_side = r->position.side == dataset_weaker_side(r->game);
-    if (d->stronger_only && weaker_side && (meta->weak_nodes || meta->weak_hand_set || meta->weak_weights)) return;
+    if (d->stronger_only && weaker_side && dataset_has_weaker_side(meta)) return;
     Feature features[FEATURES_MAX];
     int phase, scale;
     int n = d->variant->features->extract(d->variant, &r->position, features, &phase, &scale);
@@ -395,7 +395,7 @@ int train_main(int argc, char **argv)
         if (meta.weak_nodes) snprintf(weak_nodes, sizeof weak_nodes, " %u", meta.weak_nodes);
         if (meta.weak_weights)
             snprintf(weak_weights, sizeof weak_weights, " with weights %016" PRIx64, meta.weak_weights);
-        if (meta.weak_nodes || meta.weak_hand_set || meta.weak_weights)
+        if (dataset_has_weaker_side(&meta))
             snprintf(weak, sizeof weak, ", the weaker side%s%s%s", weak_nodes,
                      meta.weak_hand_set ? " with the hand-set evaluation" : "", weak_weights);
         if (meta.records)
